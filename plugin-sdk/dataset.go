@@ -1,0 +1,56 @@
+package sdk
+
+import "context"
+
+// Turn is one user message of a conversation, before endpoint formatting.
+type Turn struct {
+	// Texts are the prompt texts of this turn, in order. Most turns have one.
+	Texts []string `json:"texts"`
+	// Role of the message author; "user" when empty.
+	Role string `json:"role,omitempty"`
+	// Model overrides the run's model for this turn (multi-model runs).
+	Model string `json:"model,omitempty"`
+	// MaxTokens is the requested output length; nil leaves it to the server.
+	MaxTokens *int `json:"max_tokens,omitempty"`
+	// Extra is merged into this turn's request payload after --extra-inputs.
+	Extra map[string]any `json:"extra,omitempty"`
+	// DelayMs is the delay before this turn relative to the previous one.
+	DelayMs *float64 `json:"delay,omitempty"`
+	// TimestampMs is an absolute send offset for trace replay.
+	TimestampMs *float64 `json:"timestamp,omitempty"`
+}
+
+// Conversation is one dataset entry: a session of one or more turns.
+type Conversation struct {
+	SessionID string `json:"session_id"`
+	Turns     []Turn `json:"turns"`
+}
+
+// DatasetOptions are the dataset-related settings a composer receives.
+type DatasetOptions struct {
+	Models            []string
+	NumEntries        int
+	InputTokensMean   int
+	InputTokensStddev float64
+	// OutputTokensMean is 0 when the user did not request an output length.
+	OutputTokensMean   int
+	OutputTokensStddev float64
+	RandomSeed         int64
+	Tokenizer          Tokenizer
+	InputFile          string
+}
+
+// DatasetComposer builds the conversations a run sends (category dataset_composer).
+type DatasetComposer interface {
+	Compose(ctx context.Context, opts DatasetOptions) ([]Conversation, error)
+}
+
+// Tokenizer counts tokens for ISL/OSL metrics and builds exact-length prompts
+// (category tokenizer). Encode never adds special tokens.
+type Tokenizer interface {
+	Name() string
+	Encode(text string) []int
+	Decode(ids []int) string
+	// Count returns len(Encode(text)) without materializing the ids.
+	Count(text string) int
+}

@@ -1,0 +1,3 @@
+module github.com/aiperf-go/aiperf/plugin-sdk
+
+go 1.26

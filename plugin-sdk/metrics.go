@@ -1,0 +1,85 @@
+package sdk
+
+// MetricFlags are AIPerf's metric flag bits (facts §1.1).
+type MetricFlags uint32
+
+const (
+	FlagNone                             MetricFlags = 0
+	FlagStreamingOnly                    MetricFlags = 1 << 0
+	FlagErrorOnly                        MetricFlags = 1 << 1
+	FlagProducesTokensOnly               MetricFlags = 1 << 2
+	FlagNoConsole                        MetricFlags = 1 << 3
+	FlagLargerIsBetter                   MetricFlags = 1 << 4
+	FlagInternal                         MetricFlags = 1 << 5
+	FlagSupportsAudioOnly                MetricFlags = 1 << 6
+	FlagSupportsImageOnly                MetricFlags = 1 << 7
+	FlagSupportsReasoning                MetricFlags = 1 << 8
+	FlagExperimental                     MetricFlags = 1 << 9
+	FlagGoodput                          MetricFlags = 1 << 10
+	FlagNoIndividualRecords              MetricFlags = 1 << 11
+	FlagTokenizesInputOnly               MetricFlags = 1 << 12
+	FlagSupportsVideoOnly                MetricFlags = 1 << 13
+	FlagUsageDiffOnly                    MetricFlags = 1 << 14
+	FlagHTTPTraceOnly                    MetricFlags = 1 << 15
+	FlagProducesVideoOnly                MetricFlags = 1 << 16
+	FlagPercentileIncludesFailedRequests MetricFlags = 1 << 17
+
+	FlagStreamingTokensOnly = FlagStreamingOnly | FlagProducesTokensOnly
+)
+
+// Has reports whether every bit of f is set.
+func (m MetricFlags) Has(f MetricFlags) bool { return m&f == f }
+
+// HasAny reports whether any bit of f is set.
+func (m MetricFlags) HasAny(f MetricFlags) bool { return m&f != 0 }
+
+// MetricValue is one record's value of one metric: a scalar, or a list for
+// list metrics such as inter_chunk_latency. Values are in the metric's base
+// unit (ns for latencies).
+type MetricValue struct {
+	Scalar float64
+	List   []float64
+	IsList bool
+}
+
+// RecordMetrics is one processed request: its record and the metric values it
+// produced (absent metrics are simply missing from Values).
+type RecordMetrics struct {
+	Record *RequestRecord
+	Values map[string]MetricValue
+	// InputTokens is carried for error records (error_isl) and exports.
+	InputTokens *int
+}
+
+// MetricResult is the aggregate of one metric, in display units. Nil stats
+// are absent and omitted from exports. Record metrics carry every stat;
+// aggregate and derived metrics carry only Avg.
+type MetricResult struct {
+	Tag          string      `json:"-"`
+	Header       string      `json:"-"`
+	Unit         string      `json:"unit"`
+	Flags        MetricFlags `json:"-"`
+	DisplayOrder int         `json:"-"`
+	// Integer marks metrics whose per-record values are whole numbers (token counts).
+	Integer bool `json:"-"`
+
+	Avg   *float64 `json:"avg,omitempty"`
+	Min   *float64 `json:"min,omitempty"`
+	Max   *float64 `json:"max,omitempty"`
+	P1    *float64 `json:"p1,omitempty"`
+	P5    *float64 `json:"p5,omitempty"`
+	P10   *float64 `json:"p10,omitempty"`
+	P25   *float64 `json:"p25,omitempty"`
+	P50   *float64 `json:"p50,omitempty"`
+	P75   *float64 `json:"p75,omitempty"`
+	P90   *float64 `json:"p90,omitempty"`
+	P95   *float64 `json:"p95,omitempty"`
+	P99   *float64 `json:"p99,omitempty"`
+	Std   *float64 `json:"std,omitempty"`
+	Count *int64   `json:"count,omitempty"`
+	Sum   *float64 `json:"sum,omitempty"`
+}
+
+// IsScalar reports whether the result only carries an average (derived or
+// aggregate metrics).
+func (m *MetricResult) IsScalar() bool { return m.Min == nil && m.P50 == nil }
