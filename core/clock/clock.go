@@ -1,0 +1,21 @@
+// Package clock is the single time base of a run. Every latency is a
+// difference of Now() readings (monotonic, immune to wall-clock steps); wall
+// time is derived from one anchor taken at process start, so perf and wall
+// timestamps can be converted without mixing clocks.
+package clock
+
+import "time"
+
+var (
+	base     = time.Now()
+	baseWall = base.UnixNano()
+)
+
+// Now returns monotonic nanoseconds since process start.
+func Now() int64 { return int64(time.Since(base)) }
+
+// WallNs converts a Now() reading to epoch nanoseconds.
+func WallNs(perfNs int64) int64 { return baseWall + perfNs }
+
+// PerfNs converts epoch nanoseconds to the Now() time base.
+func PerfNs(wallNs int64) int64 { return wallNs - baseWall }
