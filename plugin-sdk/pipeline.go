@@ -54,14 +54,27 @@ type TimingStrategy interface {
 	Run(ctx context.Context, plan PhasePlan, sender CreditSender) error
 }
 
+// RunInfo is what record processors and accumulators need to know about the
+// run to decide which metrics apply.
+type RunInfo struct {
+	Endpoint  EndpointMetadata
+	Streaming bool
+	// Goodput maps a metric tag to its SLO threshold in the metric's display
+	// unit (e.g. ms). Empty means no goodput metrics.
+	Goodput map[string]float64
+}
+
 // RecordProcessor turns a parsed record into metric values (category
-// record_processor).
+// record_processor). Process may be called from several goroutines.
 type RecordProcessor interface {
+	Init(info RunInfo) error
 	Process(rec *ParsedRecord) (*RecordMetrics, error)
 }
 
 // Accumulator folds processed records into results (category accumulator).
+// Add is called from one goroutine at a time.
 type Accumulator interface {
+	Init(info RunInfo) error
 	Add(rec *RecordMetrics)
 	Summarize() (*Results, error)
 }
