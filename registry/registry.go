@@ -1,0 +1,190 @@
+// Package registry resolves plugin category + name to an implementation.
+// Manifests (plugins.yaml) declare what exists; built-in constructors bind
+// builtin entries to Go values. Loaders for grpc and wasm kinds plug in here
+// later; callers only ever see the category interface.
+package registry
+
+import (
+	"fmt"
+	"sort"
+	"strings"
+
+	sdk "github.com/aiperf-go/aiperf/plugin-sdk"
+)
+
+// Constructor builds a new instance of a built-in plugin.
+type Constructor func() any
+
+// Builtins maps category -> name -> constructor.
+type Builtins map[string]map[string]Constructor
+
+// Registry holds the resolved plugin entries.
+type Registry struct {
+	entries  map[string]map[string]*Entry
+	builtins Builtins
+	// Warnings collects non-fatal notes from conflict resolution.
+	Warnings []string
+}
+
+// New builds a registry from manifests in discovery order (the embedded one
+// first) and the built-in constructors.
+func New(builtins Builtins, manifests ...*Manifest) (*Registry, error) {
+	r := &Registry{entries: map[string]map[string]*Entry{}, builtins: builtins}
+	for _, m := range manifests {
+		for _, e := range m.Entries {
+			if err := r.add(e); err != nil {
+				return nil, err
+			}
+		}
+	}
+	return r, nil
+}
+
+func (r *Registry) add(e *Entry) error {
+	cat, ok := sdk.LookupCategory(e.Category)
+	if !ok {
+		return fmt.Errorf("%s: unknown plugin category %q; valid categories: %s", e.Source, e.Category, strings.Join(CategoryNames(), ", "))
+	}
+	if cat.BuiltinOnly && e.Kind != KindBuiltin {
+		return fmt.Errorf("%s: %s.%s: category %s accepts only builtin plugins (it runs inside the timed window)", e.Source, e.Category, e.Name, e.Category)
+	}
+	byName := r.entries[e.Category]
+	if byName == nil {
+		byName = map[string]*Entry{}
+		r.entries[e.Category] = byName
+	}
+	old, exists := byName[e.Name]
+	switch {
+	case !exists || wins(e, old):
+		byName[e.Name] = e
+	case e.Priority == old.Priority && e.Kind != KindBuiltin && old.Kind != KindBuiltin:
+		r.Warnings = append(r.Warnings, fmt.Sprintf("plugin %s.%s declared by both %s and %s with equal priority; keeping the first (%s)",
+			e.Category, e.Name, old.Source, e.Source, old.Source))
+	}
+	return nil
+}
+
+// wins reports whether candidate replaces incumbent: higher priority wins;
+// at equal priority an external plugin beats a builtin; otherwise the first
+// registered stays.
+func wins(candidate, incumbent *Entry) bool {
+	if candidate.Priority != incumbent.Priority {
+		return candidate.Priority > incumbent.Priority
+	}
+	return candidate.Kind != KindBuiltin && incumbent.Kind == KindBuiltin
+}
+
+// CategoryNames lists the contract's categories.
+func CategoryNames() []string {
+	names := make([]string, len(sdk.Categories))
+	for i, c := range sdk.Categories {
+		names[i] = c.Name
+	}
+	return names
+}
+
+// Names lists the plugin names of a category, sorted.
+func (r *Registry) Names(category string) []string {
+	names := make([]string, 0, len(r.entries[category]))
+	for n := range r.entries[category] {
+		names = append(names, n)
+	}
+	sort.Strings(names)
+	return names
+}
+
+// Entries lists the entries of a category, sorted by name.
+func (r *Registry) Entries(category string) []*Entry {
+	out := make([]*Entry, 0, len(r.entries[category]))
+	for _, n := range r.Names(category) {
+		out = append(out, r.entries[category][n])
+	}
+	return out
+}
+
+// Resolve finds the entry for category and (un-normalized) name.
+func (r *Registry) Resolve(category, name string) (*Entry, error) {
+	if _, ok := sdk.LookupCategory(category); !ok {
+		return nil, fmt.Errorf("unknown plugin category %q; valid categories: %s", category, strings.Join(CategoryNames(), ", "))
+	}
+	e, ok := r.entries[category][Normalize(name)]
+	if !ok {
+		return nil, fmt.Errorf("unknown %s %q; valid: %s", category, name, strings.Join(r.Names(category), ", "))
+	}
+	return e, nil
+}
+
+// Instantiate builds the plugin for category and name.
+func (r *Registry) Instantiate(category, name string) (any, error) {
+	e, err := r.Resolve(category, name)
+	if err != nil {
+		return nil, err
+	}
+	switch e.Kind {
+	case KindBuiltin:
+		ctor := r.builtins[e.Category][e.Name]
+		if ctor == nil {
+			return nil, fmt.Errorf("%s: builtin %s.%s has no implementation in this binary", e.Source, e.Category, e.Name)
+		}
+		return ctor(), nil
+	default:
+		return nil, fmt.Errorf("%s: %s.%s: %s plugins are not supported by this build yet", e.Source, e.Category, e.Name, e.Kind)
+	}
+}
+
+// Get instantiates a plugin and checks it implements the category interface T.
+func Get[T any](r *Registry, category, name string) (T, error) {
+	var zero T
+	v, err := r.Instantiate(category, name)
+	if err != nil {
+		return zero, err
+	}
+	t, ok := v.(T)
+	if !ok {
+		return zero, fmt.Errorf("plugin %s.%s (%T) does not implement the %s interface", category, Normalize(name), v, category)
+	}
+	return t, nil
+}
+
+// All instantiates every plugin of a category, in name order.
+func All[T any](r *Registry, category string) ([]T, error) {
+	var out []T
+	for _, n := range r.Names(category) {
+		t, err := Get[T](r, category, n)
+		if err != nil {
+			return nil, err
+		}
+		out = append(out, t)
+	}
+	return out, nil
+}
+
+// Validate checks that every builtin entry has an implementation and every
+// built-in implementation is declared, so plugins.yaml stays the single
+// source of truth. It returns one error per problem.
+func (r *Registry) Validate() []error {
+	var errs []error
+	for _, cat := range CategoryNames() {
+		for _, e := range r.Entries(cat) {
+			if e.Kind == KindBuiltin && r.builtins[cat][e.Name] == nil {
+				errs = append(errs, fmt.Errorf("%s: builtin %s.%s has no implementation", e.Source, cat, e.Name))
+			}
+			if strings.TrimSpace(e.Description) == "" {
+				errs = append(errs, fmt.Errorf("%s: %s.%s has no description", e.Source, cat, e.Name))
+			}
+		}
+	}
+	for cat, byName := range r.builtins {
+		for name := range byName {
+			if e, ok := r.entries[cat][name]; !ok || e.Kind != KindBuiltin {
+				errs = append(errs, fmt.Errorf("built-in %s.%s is implemented but not declared in plugins.yaml", cat, name))
+			}
+		}
+	}
+	for _, c := range sdk.Categories {
+		if len(r.entries[c.Name]) == 0 {
+			errs = append(errs, fmt.Errorf("category %s has no plugins", c.Name))
+		}
+	}
+	return errs
+}
