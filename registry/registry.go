@@ -6,7 +6,6 @@ package registry
 
 import (
 	"fmt"
-	"sort"
 	"strings"
 
 	sdk "github.com/aiperf-go/aiperf/plugin-sdk"
@@ -20,7 +19,11 @@ type Builtins map[string]map[string]Constructor
 
 // Registry holds the resolved plugin entries.
 type Registry struct {
-	entries  map[string]map[string]*Entry
+	entries map[string]map[string]*Entry
+	// order keeps each category's names in declaration order: the order in
+	// which "many" categories run (e.g. the metrics table before the error
+	// summary).
+	order    map[string][]string
 	builtins Builtins
 	// Warnings collects non-fatal notes from conflict resolution.
 	Warnings []string
@@ -29,7 +32,7 @@ type Registry struct {
 // New builds a registry from manifests in discovery order (the embedded one
 // first) and the built-in constructors.
 func New(builtins Builtins, manifests ...*Manifest) (*Registry, error) {
-	r := &Registry{entries: map[string]map[string]*Entry{}, builtins: builtins}
+	r := &Registry{entries: map[string]map[string]*Entry{}, order: map[string][]string{}, builtins: builtins}
 	for _, m := range manifests {
 		for _, e := range m.Entries {
 			if err := r.add(e); err != nil {
@@ -55,7 +58,10 @@ func (r *Registry) add(e *Entry) error {
 	}
 	old, exists := byName[e.Name]
 	switch {
-	case !exists || wins(e, old):
+	case !exists:
+		byName[e.Name] = e
+		r.order[e.Category] = append(r.order[e.Category], e.Name)
+	case wins(e, old):
 		byName[e.Name] = e
 	case e.Priority == old.Priority && e.Kind != KindBuiltin && old.Kind != KindBuiltin:
 		r.Warnings = append(r.Warnings, fmt.Sprintf("plugin %s.%s declared by both %s and %s with equal priority; keeping the first (%s)",
@@ -83,17 +89,12 @@ func CategoryNames() []string {
 	return names
 }
 
-// Names lists the plugin names of a category, sorted.
+// Names lists the plugin names of a category in declaration order.
 func (r *Registry) Names(category string) []string {
-	names := make([]string, 0, len(r.entries[category]))
-	for n := range r.entries[category] {
-		names = append(names, n)
-	}
-	sort.Strings(names)
-	return names
+	return append([]string(nil), r.order[category]...)
 }
 
-// Entries lists the entries of a category, sorted by name.
+// Entries lists the entries of a category in declaration order.
 func (r *Registry) Entries(category string) []*Entry {
 	out := make([]*Entry, 0, len(r.entries[category]))
 	for _, n := range r.Names(category) {
@@ -146,7 +147,7 @@ func Get[T any](r *Registry, category, name string) (T, error) {
 	return t, nil
 }
 
-// All instantiates every plugin of a category, in name order.
+// All instantiates every plugin of a category, in declaration order.
 func All[T any](r *Registry, category string) ([]T, error) {
 	var out []T
 	for _, n := range r.Names(category) {
