@@ -1,0 +1,58 @@
+// Package csvexport is the "csv" data exporter: it writes the run summary
+// profile_export_aiperf.csv in AIPerf's two-section layout.
+package csvexport
+
+import (
+	"bytes"
+	"context"
+	"errors"
+	"fmt"
+	"path/filepath"
+
+	sdk "github.com/aiperf-go/aiperf/plugin-sdk"
+)
+
+// Name is the plugin name of this exporter.
+const Name = "csv"
+
+// DefaultFileName is AIPerf's summary CSV name, used when the context names none.
+const DefaultFileName = "profile_export_aiperf.csv"
+
+// Label is the console footer label of the written file.
+const Label = "CSV Export"
+
+// Exporter writes the summary CSV file.
+type Exporter struct{}
+
+var _ sdk.DataExporter = (*Exporter)(nil)
+
+// New returns the csv exporter.
+func New() *Exporter { return &Exporter{} }
+
+// Export writes the CSV unconditionally (AIPerf does too): a run without
+// results yields an empty file rather than no file.
+func (e *Exporter) Export(ctx context.Context, ec *sdk.ExportContext) ([]sdk.ExportedFile, error) {
+	if ec == nil {
+		return nil, errors.New("csvexport: nil export context")
+	}
+	if err := ctx.Err(); err != nil {
+		return nil, fmt.Errorf("csvexport: %w", err)
+	}
+	var metrics []sdk.MetricResult
+	if ec.Results != nil {
+		metrics = ec.Results.Metrics
+	}
+	var buf bytes.Buffer
+	if err := Write(&buf, metrics); err != nil {
+		return nil, err
+	}
+	name := ec.Files.SummaryCSV
+	if name == "" {
+		name = DefaultFileName
+	}
+	path := filepath.Join(ec.ArtifactDir, name)
+	if err := writeFileAtomic(path, buf.Bytes()); err != nil {
+		return nil, fmt.Errorf("csvexport: write %s: %w", path, err)
+	}
+	return []sdk.ExportedFile{{Label: Label, Path: path}}, nil
+}

@@ -1,0 +1,60 @@
+// Package jsonexport is the "json" data exporter: it writes the run summary
+// profile_export_aiperf.json in AIPerf's shape, which users' scripts and
+// `aiperf plot` read.
+package jsonexport
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"path/filepath"
+
+	sdk "github.com/aiperf-go/aiperf/plugin-sdk"
+)
+
+// Name is the plugin name of this exporter.
+const Name = "json"
+
+// SchemaVersion is the profile_export_aiperf.json schema we emit: 1.1 is the
+// version that adds count and sum to record metrics. We do not emit run_info
+// (1.2/1.3) or warmup_metrics (1.4), so claiming a later version would lie to
+// readers that branch on it.
+const SchemaVersion = "1.1"
+
+// DefaultFileName is AIPerf's summary file name, used when the context names none.
+const DefaultFileName = "profile_export_aiperf.json"
+
+// Label is the console footer label of the written file.
+const Label = "JSON Export"
+
+// Exporter writes the summary JSON file.
+type Exporter struct{}
+
+var _ sdk.DataExporter = (*Exporter)(nil)
+
+// New returns the json exporter.
+func New() *Exporter { return &Exporter{} }
+
+// Export renders the summary and writes it atomically, so a crash mid-write
+// never leaves a truncated file under the final name.
+func (e *Exporter) Export(ctx context.Context, ec *sdk.ExportContext) ([]sdk.ExportedFile, error) {
+	if ec == nil {
+		return nil, errors.New("jsonexport: nil export context")
+	}
+	if err := ctx.Err(); err != nil {
+		return nil, fmt.Errorf("jsonexport: %w", err)
+	}
+	data, err := Render(ec)
+	if err != nil {
+		return nil, err
+	}
+	name := ec.Files.SummaryJSON
+	if name == "" {
+		name = DefaultFileName
+	}
+	path := filepath.Join(ec.ArtifactDir, name)
+	if err := writeFileAtomic(path, data); err != nil {
+		return nil, fmt.Errorf("jsonexport: write %s: %w", path, err)
+	}
+	return []sdk.ExportedFile{{Label: Label, Path: path}}, nil
+}

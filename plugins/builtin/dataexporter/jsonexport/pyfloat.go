@@ -1,0 +1,33 @@
+package jsonexport
+
+import (
+	"math"
+	"strconv"
+)
+
+// appendPyFloat appends f the way Python's repr (and so AIPerf's JSON) writes
+// a float: shortest round-trip digits, a trailing ".0" on whole numbers, and
+// scientific notation only below 1e-4 or from 1e16 on. Callers must have
+// filtered out NaN and ±Inf, which JSON cannot carry.
+func appendPyFloat(b []byte, f float64) []byte {
+	abs := math.Abs(f)
+	if abs != 0 && (abs < 1e-4 || abs >= 1e16) {
+		return strconv.AppendFloat(b, f, 'e', -1, 64)
+	}
+	b = strconv.AppendFloat(b, f, 'f', -1, 64)
+	if f == math.Trunc(f) {
+		b = append(b, '.', '0')
+	}
+	return b
+}
+
+// appendInt appends f as an integer literal when it is a whole number that
+// fits an int64 exactly (token counts), else as a float.
+func appendInt(b []byte, f float64) []byte {
+	if f == math.Trunc(f) && math.Abs(f) < 1<<53 {
+		return strconv.AppendInt(b, int64(f), 10)
+	}
+	return appendPyFloat(b, f)
+}
+
+func finite(f float64) bool { return !math.IsNaN(f) && !math.IsInf(f, 0) }
