@@ -1,0 +1,197 @@
+package transport
+
+import (
+	"bytes"
+	"context"
+	"crypto/tls"
+	"crypto/x509"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"net"
+	"net/http"
+	"net/url"
+	"strconv"
+	"strings"
+	"time"
+
+	"github.com/aiperf-go/aiperf/core/clock"
+	sdk "github.com/aiperf-go/aiperf/plugin-sdk"
+)
+
+// Error types. AIPerf records the Python exception class name as the type,
+// so transport failures carry the aiohttp class a Python run would show.
+const (
+	ErrTypeCancelled          = "RequestCancellationError"
+	ErrTypeTimeout            = "TimeoutError"
+	ErrTypeConnect            = "ClientConnectorError"
+	ErrTypeCertificate        = "ClientConnectorCertificateError"
+	ErrTypeServerDisconnected = "ServerDisconnectedError"
+	ErrTypePayload            = "ClientPayloadError"
+	ErrTypeTooManyRedirects   = "TooManyRedirects"
+	ErrTypeInvalidURL         = "InvalidURL"
+	ErrTypeClient             = "ClientError"
+	ErrTypeSSE                = "SSEResponseError"
+)
+
+const (
+	// CodeCancelled is nginx's "client closed request", AIPerf's cancel code.
+	CodeCancelled = 499
+	// codeSSEError is AIPerf's SSEResponseError default code.
+	codeSSEError = 502
+	// maxErrorBody bounds the body kept as a non-2xx error message.
+	maxErrorBody = 64 << 10
+)
+
+// stage says how far a request got when it failed, which picks the aiohttp
+// class a failure maps to.
+type stage int
+
+const (
+	stageConnect stage = iota // before response headers
+	stageBody                 // while reading the body
+)
+
+// failRecord fills rec for a request that ended with err. ctx is the run's
+// context, reqCtx the per-request one carrying the timeout.
+func failRecord(ctx, reqCtx context.Context, rec *sdk.RequestRecord, err error, st stage, timeout time.Duration) {
+	now := clock.Now()
+	rec.EndPerfNs = now
+	switch {
+	case ctx.Err() != nil:
+		// The run stopped this request; AIPerf reports it as a cancellation.
+		rec.WasCancelled = true
+		rec.CancellationTimeNs = clock.WallNs(now)
+		rec.Error = &sdk.ErrorDetails{
+			Code:    CodeCancelled,
+			Type:    ErrTypeCancelled,
+			Message: fmt.Sprintf("Request was cancelled after %.3f seconds", seconds(now-rec.StartPerfNs)),
+		}
+	case reqCtx.Err() != nil || errors.Is(err, context.DeadlineExceeded):
+		rec.Error = &sdk.ErrorDetails{
+			Type:    ErrTypeTimeout,
+			Message: fmt.Sprintf("Request timed out after %s seconds", strconv.FormatFloat(timeout.Seconds(), 'f', -1, 64)),
+		}
+	default:
+		rec.Error = &sdk.ErrorDetails{Type: classify(err, st), Message: errorText(err)}
+	}
+}
+
+// classify maps a Go transport error to the closest aiohttp exception class.
+func classify(err error, st stage) string {
+	var (
+		certErr   *tls.CertificateVerificationError
+		unknownCA x509.UnknownAuthorityError
+		hostErr   x509.HostnameError
+		opErr     *net.OpError
+	)
+	switch {
+	case errors.Is(err, errTooManyRedirects):
+		return ErrTypeTooManyRedirects
+	case errors.As(err, &certErr), errors.As(err, &unknownCA), errors.As(err, &hostErr):
+		return ErrTypeCertificate
+	case errors.As(err, &opErr) && opErr.Op == "dial":
+		return ErrTypeConnect
+	case st == stageBody:
+		return ErrTypePayload
+	case errors.Is(err, io.EOF), errors.Is(err, io.ErrUnexpectedEOF), errors.Is(err, net.ErrClosed):
+		return ErrTypeServerDisconnected
+	}
+	return ErrTypeClient
+}
+
+// errorText is the error's message without the url.Error wrapper, whose
+// URL could carry a secret in its query string.
+func errorText(err error) string {
+	var ue *url.Error
+	if errors.As(err, &ue) {
+		err = ue.Err
+	}
+	return err.Error()
+}
+
+// httpError builds the record error of a non-2xx response. The type is the
+// reason phrase the server sent (aiohttp's response.reason), falling back
+// to the standard text.
+func httpError(resp *http.Response, body []byte) *sdk.ErrorDetails {
+	reason := strings.TrimSpace(strings.TrimPrefix(resp.Status, strconv.Itoa(resp.StatusCode)))
+	if reason == "" {
+		reason = http.StatusText(resp.StatusCode)
+	}
+	return &sdk.ErrorDetails{Code: resp.StatusCode, Type: reason, Message: string(body)}
+}
+
+// sseError returns the error an SSE event carries, or nil for a normal
+// event. Like AIPerf's inspect_message_for_error: an "event: error" block
+// fails the request with its first comment, else its data's error, else
+// its data; a data payload that is a JSON object with a non-empty "error"
+// member fails it too (vLLM and others report mid-stream failures so).
+func sseError(ev *sdk.Response, comment string, hasComment bool) *sdk.ErrorDetails {
+	isErrEvent := strings.EqualFold(ev.Event, "error")
+	if !isErrEvent && !bytes.Contains(ev.Data, quotedError) {
+		return nil // the fast path for every ordinary chunk
+	}
+	if isErrEvent && hasComment {
+		return sseErrorDetails(codeSSEError, comment)
+	}
+	if code, msg, ok := dataError(ev.Data); ok {
+		return sseErrorDetails(code, msg)
+	}
+	if !isErrEvent {
+		return nil
+	}
+	if len(ev.Data) > 0 {
+		return sseErrorDetails(codeSSEError, string(ev.Data))
+	}
+	return sseErrorDetails(codeSSEError, "Unknown error in SSE response")
+}
+
+// quotedError is the cheap pre-check for a JSON "error" member.
+var quotedError = []byte(`"error"`)
+
+func sseErrorDetails(code int, msg string) *sdk.ErrorDetails {
+	return &sdk.ErrorDetails{Code: code, Type: ErrTypeSSE, Message: "Error occurred in SSE response: " + msg}
+}
+
+// dataError extracts {"error": …} from a JSON payload: the code from
+// error.code when it is an HTTP error status (else 502), the message from
+// error.message, a string error, or the error's JSON.
+func dataError(data []byte) (code int, msg string, ok bool) {
+	var payload struct {
+		Error json.RawMessage `json:"error"`
+	}
+	if json.Unmarshal(data, &payload) != nil || !truthy(payload.Error) {
+		return 0, "", false
+	}
+	code = codeSSEError
+	var s string
+	if json.Unmarshal(payload.Error, &s) == nil {
+		return code, s, true
+	}
+	var obj struct {
+		Message *string         `json:"message"`
+		Code    json.RawMessage `json:"code"`
+	}
+	if json.Unmarshal(payload.Error, &obj) == nil {
+		var c int
+		if json.Unmarshal(obj.Code, &c) == nil && c >= 400 && c <= 599 {
+			code = c
+		}
+		if obj.Message != nil {
+			return code, *obj.Message, true
+		}
+	}
+	return code, string(payload.Error), true
+}
+
+// truthy mirrors Python truthiness of a decoded JSON value.
+func truthy(raw json.RawMessage) bool {
+	switch string(bytes.TrimSpace(raw)) {
+	case "", "null", "false", "0", `""`, "{}", "[]":
+		return false
+	}
+	return true
+}
+
+func seconds(ns int64) float64 { return float64(ns) / 1e9 }

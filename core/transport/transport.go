@@ -1,0 +1,151 @@
+// Package transport is aiperf's built-in HTTP transport: it sends one request,
+// timestamps the response on the process clock and splits a text/event-stream
+// body into SSE events as they arrive. It sits inside the timed window, so the
+// read path allocates per stream, not per event.
+package transport
+
+import (
+	"bytes"
+	"context"
+	"fmt"
+	"net/http"
+	"strings"
+	"sync"
+
+	"github.com/aiperf-go/aiperf/core/clock"
+	sdk "github.com/aiperf-go/aiperf/plugin-sdk"
+)
+
+var _ sdk.Transport = (*HTTPTransport)(nil)
+
+// HTTPTransport sends requests over one shared, load-tuned net/http client.
+// It is safe for concurrent use.
+type HTTPTransport struct {
+	opts    Options
+	client  *http.Client
+	tr      *http.Transport
+	bufs    sync.Pool // *[]byte read buffers of opts.ReadBufferSize
+	parsers sync.Pool // *SSEParser with warm scratch buffers
+}
+
+// New returns a transport tuned by opts.
+func New(opts Options) *HTTPTransport {
+	opts = opts.withDefaults()
+	t := &HTTPTransport{opts: opts}
+	t.client, t.tr = newHTTPClient(opts)
+	t.bufs.New = func() any {
+		b := make([]byte, opts.ReadBufferSize)
+		return &b
+	}
+	t.parsers.New = func() any { return new(SSEParser) }
+	return t
+}
+
+// Close drops idle keep-alive connections. Requests in flight finish.
+func (t *HTTPTransport) Close() error {
+	t.tr.CloseIdleConnections()
+	return nil
+}
+
+// Send performs req and fills rec's timing, status, responses and error.
+// It never returns early on ctx: a cancelled run yields a 499
+// RequestCancellationError record with WasCancelled set.
+//
+// rec.Streaming ends up true when the body was read as an SSE stream (the
+// response's Content-Type is text/event-stream), whatever the request
+// asked; it stays req.Streaming when no response arrived.
+func (t *HTTPTransport) Send(ctx context.Context, req *sdk.TransportRequest, rec *sdk.RequestRecord) {
+	// Send owns these fields; clearing them makes a reused record safe.
+	rec.Streaming, rec.Status, rec.Responses, rec.Error = req.Streaming, 0, nil, nil
+	rec.AckPerfNs, rec.EndPerfNs = 0, 0
+	rec.WasCancelled, rec.CancellationTimeNs = false, 0
+
+	timeout := req.Timeout
+	if timeout <= 0 {
+		timeout = t.opts.Timeout
+	}
+	reqCtx := ctx
+	if timeout > 0 {
+		var cancel context.CancelFunc
+		reqCtx, cancel = context.WithTimeout(ctx, timeout)
+		defer cancel()
+	}
+
+	hreq, err := newHTTPRequest(reqCtx, req)
+	if err != nil {
+		now := clock.Now()
+		rec.StartPerfNs, rec.TimestampNs, rec.EndPerfNs = now, clock.WallNs(now), now
+		rec.Error = &sdk.ErrorDetails{Type: ErrTypeInvalidURL, Message: err.Error()}
+		return
+	}
+
+	start := clock.Now()
+	rec.StartPerfNs, rec.TimestampNs = start, clock.WallNs(start)
+	resp, err := t.client.Do(hreq)
+	if err != nil {
+		failRecord(ctx, reqCtx, rec, err, stageConnect, timeout)
+		return
+	}
+	defer resp.Body.Close()
+	rec.AckPerfNs = clock.Now()
+	rec.Status = resp.StatusCode
+
+	r := bodyRead{t: t, ctx: ctx, reqCtx: reqCtx, rec: rec, resp: resp, timeout: timeout}
+	switch {
+	case resp.StatusCode < 200 || resp.StatusCode > 299:
+		r.readError()
+	case isEventStream(resp.Header.Get("Content-Type")):
+		rec.Streaming = true
+		r.readSSE()
+	default:
+		rec.Streaming = false
+		r.readWhole()
+	}
+}
+
+// newHTTPRequest builds the wire request with exactly the caller's headers:
+// Go adds no Accept-Encoding (compression is off) and no User-Agent (an
+// empty value suppresses its default).
+func newHTTPRequest(ctx context.Context, req *sdk.TransportRequest) (*http.Request, error) {
+	method := req.Method
+	if method == "" {
+		method = http.MethodPost
+	}
+	hreq, err := http.NewRequestWithContext(ctx, method, req.URL, bytes.NewReader(req.Body))
+	if err != nil {
+		return nil, fmt.Errorf("invalid request: %w", err)
+	}
+	if hreq.URL.Scheme != "http" && hreq.URL.Scheme != "https" {
+		return nil, fmt.Errorf("invalid request URL %q: scheme must be http or https", req.URL)
+	}
+	if hreq.URL.Host == "" {
+		return nil, fmt.Errorf("invalid request URL %q: no host", req.URL)
+	}
+	h := make(http.Header, len(req.Headers)+1)
+	vals := make([]string, 0, len(req.Headers)+1) // one backing array for all values
+	set := func(k, v string) {
+		vals = append(vals, v)
+		h[k] = vals[len(vals)-1 : len(vals) : len(vals)]
+	}
+	for k, v := range req.Headers {
+		if strings.EqualFold(k, "Host") {
+			hreq.Host = v
+			continue
+		}
+		set(http.CanonicalHeaderKey(k), v)
+	}
+	if _, ok := h["User-Agent"]; !ok {
+		set("User-Agent", "")
+	}
+	hreq.Header = h
+	return hreq, nil
+}
+
+// isEventStream reports whether a Content-Type is text/event-stream,
+// ignoring parameters and case, without allocating.
+func isEventStream(contentType string) bool {
+	if i := strings.IndexByte(contentType, ';'); i >= 0 {
+		contentType = contentType[:i]
+	}
+	return strings.EqualFold(strings.TrimSpace(contentType), "text/event-stream")
+}
