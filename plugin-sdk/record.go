@@ -23,9 +23,10 @@ type Response struct {
 	Data   []byte `json:"data"`
 }
 
-// RequestRecord is everything measured about one request. Perf timestamps are
-// monotonic nanoseconds on the process clock (core/clock); TimestampNs is the
-// wall-clock epoch time of the request start.
+// RequestRecord is everything measured about one request. Every *Ns field
+// is a monotonic reading on the process clock (core/clock) — including
+// CreditIssuedNs and CancellationTimeNs — except TimestampNs, the wall-clock
+// epoch time of the request start. Exports convert perf readings to epoch.
 type RequestRecord struct {
 	ConversationID string `json:"conversation_id"`
 	TurnIndex      int    `json:"turn_index"`

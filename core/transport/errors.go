@@ -62,7 +62,7 @@ func failRecord(ctx, reqCtx context.Context, rec *sdk.RequestRecord, err error, 
 	case ctx.Err() != nil:
 		// The run stopped this request; AIPerf reports it as a cancellation.
 		rec.WasCancelled = true
-		rec.CancellationTimeNs = clock.WallNs(now)
+		rec.CancellationTimeNs = now // perf clock, like every *Ns field but TimestampNs
 		rec.Error = &sdk.ErrorDetails{
 			Code:    CodeCancelled,
 			Type:    ErrTypeCancelled,

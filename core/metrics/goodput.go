@@ -1,0 +1,147 @@
+package metrics
+
+import (
+	"fmt"
+	"math"
+	"slices"
+	"strconv"
+	"strings"
+
+	sdk "github.com/aiperf-go/aiperf/plugin-sdk"
+)
+
+// ParseGoodput parses --goodput: space-separated "metric_tag:value" pairs,
+// values in the metric's display unit (ms for latencies). An empty or blank
+// string means no SLOs and returns an empty map.
+func ParseGoodput(s string) (map[string]float64, error) {
+	fields := strings.Fields(s)
+	slos := make(map[string]float64, len(fields))
+	for i, pair := range fields {
+		tag, raw, ok := strings.Cut(pair, ":")
+		if !ok || tag == "" || raw == "" {
+			return nil, fmt.Errorf("goodput: pair %d %q is malformed: want metric_tag:value, e.g. request_latency:250", i+1, pair)
+		}
+		value, err := strconv.ParseFloat(raw, 64)
+		if err != nil || math.IsNaN(value) || math.IsInf(value, 0) {
+			return nil, fmt.Errorf("goodput: pair %d %q: value %q is not a finite number", i+1, pair, raw)
+		}
+		if value < 0 {
+			return nil, fmt.Errorf("goodput: pair %d %q: value %v is negative; SLO thresholds must be >= 0", i+1, pair, value)
+		}
+		def, known := Lookup(tag)
+		if !known {
+			return nil, fmt.Errorf("goodput: pair %d %q: unknown metric tag %q; valid tags: %s", i+1, pair, tag, strings.Join(SLOTags(), ", "))
+		}
+		if why := notSLOReason(def); why != "" {
+			return nil, fmt.Errorf("goodput: pair %d %q: %s cannot be an SLO: %s; valid tags: %s", i+1, pair, tag, why, strings.Join(SLOTags(), ", "))
+		}
+		if _, dup := slos[tag]; dup {
+			return nil, fmt.Errorf("goodput: pair %d %q: %s is given more than once", i+1, pair, tag)
+		}
+		slos[tag] = value
+	}
+	return slos, nil
+}
+
+// SLOTags lists the tags that may appear in --goodput, sorted.
+func SLOTags() []string {
+	var tags []string
+	for i := range registry {
+		if notSLOReason(registry[i]) == "" {
+			tags = append(tags, registry[i].Tag)
+		}
+	}
+	slices.Sort(tags)
+	return tags
+}
+
+// notSLOReason says why a metric cannot be an SLO target, or "" if it can:
+// a target is compared per successful request, so it must be a scalar
+// record metric that successful requests carry.
+func notSLOReason(d Def) string {
+	switch {
+	case d.Kind != KindRecord:
+		return "it is a run-level " + d.Kind.String() + " metric, not a per-request value"
+	case d.List:
+		return "it is a list of values per request"
+	case d.Flags.Has(sdk.FlagErrorOnly):
+		return "it is only computed for failed requests"
+	}
+	return ""
+}
+
+// ValidateGoodputTags rejects SLOs on metrics that do not apply to the run
+// (e.g. time_to_first_token on a non-streaming run), which could never be
+// met and would silently make goodput zero.
+func ValidateGoodputTags(slos map[string]float64, info sdk.RunInfo) error {
+	if len(slos) == 0 {
+		return nil
+	}
+	// Goodput itself applies once SLOs exist.
+	withSLOs := info
+	withSLOs.Goodput = slos
+	tags := make([]string, 0, len(slos))
+	for tag := range slos {
+		tags = append(tags, tag)
+	}
+	slices.Sort(tags)
+	on := enabledSet(withSLOs)
+	for _, tag := range tags {
+		def, ok := Lookup(tag)
+		if !ok {
+			return fmt.Errorf("goodput: unknown metric tag %q; valid tags: %s", tag, strings.Join(SLOTags(), ", "))
+		}
+		if why := notSLOReason(def); why != "" {
+			return fmt.Errorf("goodput: %s cannot be an SLO: %s", tag, why)
+		}
+		if v := slos[tag]; v < 0 || math.IsNaN(v) || math.IsInf(v, 0) {
+			return fmt.Errorf("goodput: %s threshold %v must be a finite number >= 0", tag, v)
+		}
+		if !on[def.id] {
+			return fmt.Errorf("goodput: SLO metric %s does not apply to this run: %s", tag, notApplicableReason(def, withSLOs))
+		}
+	}
+	return nil
+}
+
+// slo is one resolved goodput target.
+type slo struct {
+	tag            string
+	threshold      float64 // base unit
+	largerIsBetter bool
+}
+
+func resolveSLOs(slos map[string]float64) []slo {
+	out := make([]slo, 0, len(slos))
+	for tag, v := range slos {
+		def, _ := Lookup(tag)
+		// Like AIPerf, the display-unit threshold is converted to the base
+		// unit once (250 ms -> 2.5e8 ns) and values are compared unconverted.
+		base := v * displayDivisor(def.Unit, def.DisplayUnit)
+		out = append(out, slo{tag: tag, threshold: base, largerIsBetter: def.Flags.Has(sdk.FlagLargerIsBetter)})
+	}
+	slices.SortFunc(out, func(a, b slo) int { return strings.Compare(a.tag, b.tag) })
+	return out
+}
+
+// isGood reports whether a successful record meets every SLO:
+// LARGER_IS_BETTER metrics pass at >= threshold, others at <=; a missing
+// target metric means not good.
+func isGood(slos []slo, values map[string]sdk.MetricValue) bool {
+	for i := range slos {
+		s := &slos[i]
+		mv, ok := values[s.tag]
+		if !ok || mv.IsList {
+			return false
+		}
+		x := mv.Scalar
+		if s.largerIsBetter {
+			if x < s.threshold {
+				return false
+			}
+		} else if x > s.threshold {
+			return false
+		}
+	}
+	return true
+}

@@ -1,0 +1,197 @@
+package metrics
+
+import (
+	"errors"
+
+	sdk "github.com/aiperf-go/aiperf/plugin-sdk"
+)
+
+// RecordProcessor computes the per-record metrics of one run. It is immutable
+// after construction, so Process is safe from many goroutines.
+type RecordProcessor struct {
+	on [numMetrics]bool
+}
+
+// NewRecordProcessor resolves which metrics apply to the run.
+func NewRecordProcessor(info sdk.RunInfo) *RecordProcessor {
+	return &RecordProcessor{on: enabledSet(info)}
+}
+
+// errNilRecord is returned for a parsed record without its request record.
+var errNilRecord = errors.New("metrics: parsed record has no request record")
+
+// expectedValues sizes the per-record map so it never grows while filling.
+const expectedValues = 12
+
+// Process computes every applicable record metric of one request, in base
+// units. Normal metrics are computed only for valid records and ERROR_ONLY
+// metrics only for failed ones. Metrics that cannot be computed are missing
+// from Values; invalid (negative) values are dropped, never an error.
+func (p *RecordProcessor) Process(pr *sdk.ParsedRecord) (*sdk.RecordMetrics, error) {
+	if pr == nil || pr.Record == nil {
+		return nil, errNilRecord
+	}
+	rm := &sdk.RecordMetrics{
+		Record:      pr.Record,
+		Values:      make(map[string]sdk.MetricValue, expectedValues),
+		InputTokens: pr.InputTokens,
+	}
+	if !pr.Record.Valid() {
+		p.errorMetrics(pr, rm.Values)
+		return rm, nil
+	}
+	p.validMetrics(pr, rm.Values)
+	return rm, nil
+}
+
+// errorMetrics computes the ERROR_ONLY metrics of a failed request.
+func (p *RecordProcessor) errorMetrics(pr *sdk.ParsedRecord, v map[string]sdk.MetricValue) {
+	if p.on[idErrorISL] {
+		setCount(v, TagErrorISL, pr.InputTokens)
+	}
+}
+
+// contentScan is what the latency metrics need from the response list,
+// gathered in one pass without allocating.
+type contentScan struct {
+	count                 int
+	first, second, last   int64
+	firstOutput           int64
+	hasOutput             bool
+	firstIndex, lastIndex int
+}
+
+func scanContent(rs []sdk.ParsedResponse) contentScan {
+	var s contentScan
+	for i := range rs {
+		r := &rs[i]
+		if !r.HasContent() {
+			continue
+		}
+		switch s.count {
+		case 0:
+			s.first, s.firstIndex = r.PerfNs, i
+		case 1:
+			s.second = r.PerfNs
+		}
+		s.count++
+		s.last, s.lastIndex = r.PerfNs, i
+		// TTFO skips reasoning-only chunks: the first chunk with output text.
+		if !s.hasOutput && r.Text != "" {
+			s.firstOutput, s.hasOutput = r.PerfNs, true
+		}
+	}
+	return s
+}
+
+// validMetrics computes the normal metrics of a successful request.
+func (p *RecordProcessor) validMetrics(pr *sdk.ParsedRecord, v map[string]sdk.MetricValue) {
+	rec := pr.Record
+	start := rec.StartPerfNs
+	c := scanContent(pr.Responses)
+	// The newer AIPerf streaming metrics need the record to have actually
+	// streamed (STREAMED_REQUEST_TAG), not just a streaming run.
+	streamed := rec.Streaming
+
+	latency, hasLatency := int64(0), false
+	if p.on[idRequestLatency] && c.count >= 1 {
+		latency, hasLatency = c.last-start, c.last-start >= 0
+		if hasLatency {
+			setScalar(v, TagRequestLatency, float64(latency))
+		}
+	}
+
+	ttft, hasTTFT := int64(0), false
+	if p.on[idTTFT] && streamed && c.count >= 1 {
+		ttft, hasTTFT = c.first-start, c.first-start >= 0
+		if hasTTFT {
+			setScalar(v, TagTTFT, float64(ttft))
+		}
+	}
+	if p.on[idTTST] && streamed && c.count >= 2 && c.second >= c.first {
+		setScalar(v, TagTTST, float64(c.second-c.first))
+	}
+	// AIPerf's TTFO has no per-record streamed check; the run-level
+	// STREAMING_ONLY flag is its only gate.
+	if p.on[idTTFO] && c.hasOutput && c.firstOutput >= start {
+		setScalar(v, TagTTFO, float64(c.firstOutput-start))
+	}
+	if p.on[idICL] && streamed && c.count >= 2 {
+		if gaps, ok := chunkGaps(pr.Responses[c.firstIndex:c.lastIndex+1], c.count); ok {
+			v[TagICL] = sdk.MetricValue{List: gaps, IsList: true}
+		}
+	}
+
+	if p.on[idOutputTokenCount] {
+		setCount(v, TagOutputTokenCount, pr.OutputTokens)
+	}
+	if p.on[idReasoningCount] {
+		setCount(v, TagReasoningCount, pr.ReasoningTokens)
+	}
+	if p.on[idISL] {
+		setCount(v, TagISL, pr.InputTokens)
+	}
+	osl, hasOSL := outputSequenceLength(pr.OutputTokens, pr.ReasoningTokens)
+	if p.on[idOSL] && hasOSL {
+		setScalar(v, TagOSL, float64(osl))
+	}
+
+	// ITL = (latency - ttft) / (osl - 1): the per-request mean decode gap.
+	if !p.on[idITL] || !hasOSL || osl < 2 || !hasLatency || !hasTTFT || latency < ttft {
+		return
+	}
+	itl := float64(latency-ttft) / float64(osl-1)
+	setScalar(v, TagITL, itl)
+	if p.on[idTPSPerUser] && itl != 0 {
+		// 1 / ITL in seconds, as AIPerf converts ITL to seconds first.
+		setScalar(v, TagTPSPerUser, 1/(itl/nsPerSec))
+	}
+}
+
+// outputSequenceLength is output + reasoning tokens, absent only when both
+// counts are absent; a negative total is invalid and dropped.
+func outputSequenceLength(out, reasoning *int) (int, bool) {
+	if out == nil && reasoning == nil {
+		return 0, false
+	}
+	n := 0
+	if out != nil {
+		n += *out
+	}
+	if reasoning != nil {
+		n += *reasoning
+	}
+	return n, n >= 0
+}
+
+// chunkGaps lists the gaps between consecutive content responses of rs
+// (which starts and ends with one). A negative gap is invalid and drops the
+// metric; a zero gap is allowed, as newer AIPerf only rejects < 0 (two
+// chunks read from one TCP segment share a timestamp).
+func chunkGaps(rs []sdk.ParsedResponse, contentCount int) ([]float64, bool) {
+	gaps := make([]float64, 0, contentCount-1)
+	prev := rs[0].PerfNs
+	for i := 1; i < len(rs); i++ {
+		if !rs[i].HasContent() {
+			continue
+		}
+		gap := rs[i].PerfNs - prev
+		if gap < 0 {
+			return nil, false
+		}
+		gaps = append(gaps, float64(gap))
+		prev = rs[i].PerfNs
+	}
+	return gaps, true
+}
+
+func setScalar(v map[string]sdk.MetricValue, tag string, x float64) {
+	v[tag] = sdk.MetricValue{Scalar: x}
+}
+
+// setCount records a token count: absent when nil, dropped when negative.
+func setCount(v map[string]sdk.MetricValue, tag string, n *int) {
+	if n != nil && *n >= 0 {
+		v[tag] = sdk.MetricValue{Scalar: float64(*n)}
+	}
+}

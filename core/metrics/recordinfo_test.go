@@ -1,0 +1,131 @@
+package metrics
+
+import (
+	"encoding/json"
+	"slices"
+	"strings"
+	"testing"
+
+	"github.com/aiperf-go/aiperf/core/clock"
+	sdk "github.com/aiperf-go/aiperf/plugin-sdk"
+)
+
+// The documented successful JSONL line (facts §2.4), value for value.
+func TestToRecordInfoMatchesDocsExample(t *testing.T) {
+	pr := docsExampleRecord()
+	rec := pr.Record
+	rec.SessionNum, rec.XRequestID, rec.XCorrelationID = 45, "7609a2e7", "32ee4f33"
+	rec.ConversationID, rec.WorkerID = "77aa5b0e", "worker_359d423a"
+	rec.AckPerfNs = rec.StartPerfNs + 117830613
+	rec.EndPerfNs = rec.StartPerfNs + 305864241
+	rec.CreditIssuedNs = rec.StartPerfNs - 1000
+
+	rm := mustProcess(t, NewRecordProcessor(streamingInfo()), pr)
+	info := ToRecordInfo(rm, "record_processor_1fa47cd7")
+
+	wantFloat := map[string]float64{
+		TagTTFT: 255.886568, TagRequestLatency: 297.525228, TagITL: 5.2048325,
+		TagTPSPerUser: 192.1291415237666, TagTTST: 4.898437, TagTTFO: 255.886568,
+	}
+	for tag, w := range wantFloat {
+		got, ok := info.Metrics[tag].Value.(float64)
+		if !ok || !near(got, w) {
+			t.Errorf("%s = %#v, want %v", tag, info.Metrics[tag].Value, w)
+		}
+	}
+	wantInt := map[string]int{TagISL: 550, TagOutputTokenCount: 9, TagOSL: 9}
+	for tag, w := range wantInt {
+		if got, ok := info.Metrics[tag].Value.(int); !ok || got != w || info.Metrics[tag].Unit != "tokens" {
+			t.Errorf("%s = %#v %q, want int %d tokens", tag, info.Metrics[tag].Value, info.Metrics[tag].Unit, w)
+		}
+	}
+	icl, ok := info.Metrics[TagICL].Value.([]float64)
+	wantICL := []float64{4.898437, 5.316006, 4.801489, 5.674918, 4.811467, 5.097998, 5.504797, 5.533548}
+	if !ok || len(icl) != len(wantICL) {
+		t.Fatalf("ICL = %#v, want %v", info.Metrics[TagICL].Value, wantICL)
+	}
+	for i := range icl {
+		if !near(icl[i], wantICL[i]) {
+			t.Errorf("ICL[%d] = %v, want %v", i, icl[i], wantICL[i])
+		}
+	}
+	if u := info.Metrics[TagTTFT].Unit; u != "ms" {
+		t.Errorf("TTFT unit = %q, want ms", u)
+	}
+	if u := info.Metrics[TagTPSPerUser].Unit; u != "tokens/sec/user" {
+		t.Errorf("TPS/user unit = %q", u)
+	}
+
+	md := info.Metadata
+	if md.RequestStartNs != 1759813207532900363 || md.RecordProcessorID != "record_processor_1fa47cd7" ||
+		md.SessionNum != 45 || md.WorkerID != "worker_359d423a" || md.BenchmarkPhase != "profiling" {
+		t.Errorf("metadata = %+v", md)
+	}
+	if md.RequestAckNs == nil || *md.RequestAckNs != clock.WallNs(rec.AckPerfNs) {
+		t.Errorf("request_ack_ns = %v, want wall of ack", md.RequestAckNs)
+	}
+	if md.RequestEndNs != clock.WallNs(rec.EndPerfNs) {
+		t.Errorf("request_end_ns = %d, want %d", md.RequestEndNs, clock.WallNs(rec.EndPerfNs))
+	}
+	if md.CreditIssuedNs == nil || *md.CreditIssuedNs != clock.WallNs(rec.CreditIssuedNs) {
+		t.Errorf("credit_issued_ns = %v", md.CreditIssuedNs)
+	}
+
+	line, err := json.Marshal(info)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, absent := range []string{"cancellation_time_ns", "null,", "request_count", "min_request_timestamp"} {
+		if strings.Contains(string(line), absent) {
+			t.Errorf("JSONL line contains %q: %s", absent, line)
+		}
+	}
+	if !strings.Contains(string(line), `"input_sequence_length":{"value":550,"unit":"tokens"}`) {
+		t.Errorf("ISL not written as an int: %s", line)
+	}
+	if !strings.HasSuffix(string(line), `"error":null}`) {
+		t.Errorf("error must be written as null on success: %s", line)
+	}
+}
+
+// The documented cancelled line: only error_isl, no ack, cancellation time.
+func TestToRecordInfoCancelled(t *testing.T) {
+	pr := errorRecord(1759879161000000000, 499, "RequestCancellationError", "Request was cancelled after 0.000 seconds")
+	pr.InputTokens = intp(550)
+	pr.Record.WasCancelled = true
+	pr.Record.CancellationTimeNs = 12345
+	pr.Record.AckPerfNs = 0
+	info := ToRecordInfo(mustProcess(t, NewRecordProcessor(streamingInfo()), pr), "rp")
+
+	var tags []string
+	for tag := range info.Metrics {
+		tags = append(tags, tag)
+	}
+	if !slices.Equal(tags, []string{TagErrorISL}) || info.Metrics[TagErrorISL].Value != 550 {
+		t.Fatalf("metrics = %v, want only error_isl=550", info.Metrics)
+	}
+	md := info.Metadata
+	if md.RequestAckNs != nil || md.CancellationTimeNs == nil || *md.CancellationTimeNs != clock.WallNs(12345) || !md.WasCancelled {
+		t.Fatalf("metadata = %+v", md)
+	}
+	if info.Error == nil || info.Error.Code != 499 {
+		t.Fatalf("error = %+v", info.Error)
+	}
+	line, _ := json.Marshal(info)
+	if strings.Contains(string(line), "request_ack_ns") || strings.Contains(string(line), "credit_issued_ns") {
+		t.Fatalf("absent optional fields written: %s", line)
+	}
+}
+
+func TestToRecordInfoNonStreamingHasNoAck(t *testing.T) {
+	pr := timedRecord(100, 50, 2)
+	pr.Record.Streaming = false
+	pr.Record.AckPerfNs = 20
+	info := ToRecordInfo(mustProcess(t, NewRecordProcessor(sdk.RunInfo{Endpoint: chatEndpoint}), pr), "rp")
+	if info.Metadata.RequestAckNs != nil {
+		t.Fatalf("request_ack_ns = %d on a non-streaming record", *info.Metadata.RequestAckNs)
+	}
+	if ToRecordInfo(nil, "rp") != nil {
+		t.Fatal("ToRecordInfo(nil) != nil")
+	}
+}
