@@ -1,0 +1,77 @@
+package main
+
+import (
+	"fmt"
+	"os"
+
+	"github.com/aiperf-go/aiperf/core/app"
+	"github.com/aiperf-go/aiperf/core/config"
+	sdk "github.com/aiperf-go/aiperf/plugin-sdk"
+	"github.com/aiperf-go/aiperf/registry"
+	"github.com/spf13/cobra"
+)
+
+// newProfileCmd builds `aiperf profile`; rawArgs are the process arguments as
+// typed, recorded (redacted) in the footer and the JSON export.
+func newProfileCmd(rawArgs []string) *cobra.Command {
+	cmd := &cobra.Command{
+		Use:   "profile",
+		Short: "Run the Profile subcommand.",
+		Long: "Benchmark generative AI models and measure performance metrics including throughput, latency,\n" +
+			"token statistics, and resource utilization.",
+		Args: cobra.NoArgs,
+		RunE: func(cmd *cobra.Command, _ []string) error { return runProfile(cmd, rawArgs) },
+	}
+	config.RegisterProfileFlags(cmd)
+	if reg, err := app.NewRegistry(); err == nil {
+		config.AnnotateChoices(cmd, choices(reg))
+	}
+	return cmd
+}
+
+func choices(reg *registry.Registry) config.Choices {
+	return config.Choices{EndpointTypes: reg.Names(sdk.CategoryEndpoint), UITypes: reg.Names(sdk.CategoryUI)}
+}
+
+func runProfile(cmd *cobra.Command, rawArgs []string) error {
+	stderr := cmd.ErrOrStderr()
+	reg, err := app.NewRegistry()
+	if err != nil {
+		return err
+	}
+	cfg, warnings, err := config.Load(cmd, os.Environ())
+	if err != nil {
+		return err
+	}
+	for _, w := range warnings {
+		fmt.Fprintln(stderr, "Warning:", w)
+	}
+	if err := cfg.Validate(choices(reg)); err != nil {
+		return err
+	}
+	ep, err := app.NewEndpoint(reg, &app.Settings{EndpointType: cfg.EndpointType})
+	if err != nil {
+		return err
+	}
+	settings, err := app.FromConfig(cfg, ep.Metadata().ServiceKind, rawArgs)
+	if err != nil {
+		return err
+	}
+	ctx, stop := app.WithInterrupts(cmd.Context(), stderr)
+	defer stop()
+	out, err := app.Profile(ctx, reg, settings, cmd.OutOrStdout(), stderr)
+	if err != nil {
+		if out == nil {
+			return err
+		}
+		fmt.Fprintln(stderr, "Error:", err)
+	}
+	if out.ExitCode != app.ExitOK {
+		fmt.Fprintln(stderr, "Every request failed; see the error summary above.")
+		return exitError{code: out.ExitCode}
+	}
+	if err != nil {
+		return exitError{code: app.ExitFailed}
+	}
+	return nil
+}

@@ -1,0 +1,77 @@
+// Package app wires a profile run with go.uber.org/fx: every component is a
+// plain constructor (usable without fx in tests); fx only resolves the graph
+// and runs start/stop hooks in order.
+package app
+
+import (
+	"context"
+	"fmt"
+	"io"
+	"log/slog"
+
+	sdk "github.com/aiperf-go/aiperf/plugin-sdk"
+	"github.com/aiperf-go/aiperf/registry"
+	"go.uber.org/dig"
+	"go.uber.org/fx"
+)
+
+// Profile builds the components for s and runs the benchmark. reg is the
+// registry the configuration was validated against.
+func Profile(ctx context.Context, reg *registry.Registry, s *Settings, stdout, stderr io.Writer) (*Outcome, error) {
+	if err := ensureDir(s.ArtifactDir); err != nil {
+		return nil, err
+	}
+	var runner *Runner
+	fxApp := fx.New(
+		fx.NopLogger,
+		fx.Supply(reg, s, fx.Annotate(stderr, fx.As(new(io.Writer)))),
+		fx.Provide(
+			NewLogger,
+			NewEndpoint,
+			NewTokenizer,
+			NewComposer,
+			NewTransport,
+			NewTiming,
+			NewUI,
+			NewRunInfo,
+			NewOutputs,
+			func(p runnerParams) *Runner {
+				return &Runner{Settings: p.Settings, Log: p.Log, Endpoint: p.Endpoint, Tokenizer: p.Tokenizer,
+					Composer: p.Composer, Transport: p.Transport, Timing: p.Timing, UI: p.UI,
+					Outputs: p.Outputs, RunInfo: p.RunInfo, Stdout: stdout}
+			},
+		),
+		fx.Populate(&runner),
+	)
+	if err := fxApp.Err(); err != nil {
+		return nil, unwrapFx(err)
+	}
+	if err := fxApp.Start(ctx); err != nil {
+		return nil, fmt.Errorf("start: %w", err)
+	}
+	out, runErr := runner.Run(ctx)
+	if err := fxApp.Stop(context.Background()); err != nil && runErr == nil {
+		runErr = fmt.Errorf("stop: %w", err)
+	}
+	return out, runErr
+}
+
+type runnerParams struct {
+	fx.In
+	Settings  *Settings
+	Log       *slog.Logger
+	Endpoint  sdk.Endpoint
+	Tokenizer sdk.Tokenizer
+	Composer  sdk.DatasetComposer
+	Transport sdk.Transport
+	Timing    sdk.TimingStrategy
+	UI        sdk.UI
+	Outputs   *Outputs
+	RunInfo   sdk.RunInfo
+}
+
+// unwrapFx reduces fx's dependency-chain error to the constructor's own
+// message, which already names the flag or plugin at fault.
+func unwrapFx(err error) error {
+	return dig.RootCause(err)
+}

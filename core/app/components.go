@@ -1,0 +1,157 @@
+package app
+
+import (
+	"fmt"
+	"io"
+	"log/slog"
+	"os"
+	"path/filepath"
+	"strings"
+
+	aiperf "github.com/aiperf-go/aiperf"
+	"github.com/aiperf-go/aiperf/core/metrics"
+	"github.com/aiperf-go/aiperf/core/transport"
+	sdk "github.com/aiperf-go/aiperf/plugin-sdk"
+	"github.com/aiperf-go/aiperf/plugins/builtin"
+	"github.com/aiperf-go/aiperf/registry"
+	"go.uber.org/fx"
+)
+
+// NewRegistry loads the embedded manifest and binds the built-ins.
+func NewRegistry() (*registry.Registry, error) {
+	m, err := registry.ParseManifest(aiperf.BuiltinManifest, "plugins.yaml (embedded)")
+	if err != nil {
+		return nil, err
+	}
+	return registry.New(builtin.Constructors(), m)
+}
+
+// NewEndpoint resolves --endpoint-type.
+func NewEndpoint(reg *registry.Registry, s *Settings) (sdk.Endpoint, error) {
+	ep, err := registry.Get[sdk.Endpoint](reg, sdk.CategoryEndpoint, s.EndpointType)
+	if err != nil {
+		return nil, fmt.Errorf("--endpoint-type: %w", err)
+	}
+	return ep, nil
+}
+
+// NewTokenizer resolves --tokenizer. Only the builtin tokenizer exists in
+// this build; when --tokenizer is not given it is used for every model.
+func NewTokenizer(reg *registry.Registry, s *Settings, log *slog.Logger) (sdk.Tokenizer, error) {
+	name := s.TokenizerName
+	if name == "" {
+		log.Info("no --tokenizer given: counting tokens with the builtin o200k_base tokenizer")
+		name = "builtin"
+	}
+	if registry.Normalize(name) != "builtin" {
+		if _, err := os.Stat(name); err == nil || strings.Contains(name, "/") {
+			return nil, fmt.Errorf("--tokenizer %q: Hugging Face tokenizers are not available in this build; use --tokenizer builtin", name)
+		}
+	}
+	tok, err := registry.Get[sdk.Tokenizer](reg, sdk.CategoryTokenizer, name)
+	if err != nil {
+		return nil, fmt.Errorf("--tokenizer: %w", err)
+	}
+	return tok, nil
+}
+
+// NewTransport builds the HTTP transport with its pool sized to the
+// concurrency, and closes it when the app stops.
+func NewTransport(lc fx.Lifecycle, s *Settings) sdk.Transport {
+	tr := transport.New(transport.Options{MaxConnsPerHost: s.Concurrency, Timeout: s.Timeout})
+	lc.Append(fx.StopHook(func() error { return tr.Close() }))
+	return tr
+}
+
+// NewTiming resolves the timing strategy (closed-loop concurrency for now).
+func NewTiming(reg *registry.Registry) (sdk.TimingStrategy, error) {
+	return registry.Get[sdk.TimingStrategy](reg, sdk.CategoryTimingStrategy, "concurrency")
+}
+
+// NewComposer resolves the dataset composer.
+func NewComposer(reg *registry.Registry) (sdk.DatasetComposer, error) {
+	return registry.Get[sdk.DatasetComposer](reg, sdk.CategoryDatasetComposer, "synthetic")
+}
+
+// NewUI resolves --ui.
+func NewUI(reg *registry.Registry, s *Settings) (sdk.UI, error) {
+	ui, err := registry.Get[sdk.UI](reg, sdk.CategoryUI, s.UI)
+	if err != nil {
+		return nil, fmt.Errorf("--ui: %w", err)
+	}
+	return ui, nil
+}
+
+// Outputs are every "many" plugin of the output side.
+type Outputs struct {
+	Processors   []sdk.RecordProcessor
+	Accumulators []sdk.Accumulator
+	Exporters    []sdk.DataExporter
+	Consoles     []sdk.ConsoleExporter
+}
+
+// NewOutputs instantiates all record processors, accumulators and exporters
+// and initializes the metric plugins with the run's facts.
+func NewOutputs(reg *registry.Registry, ep sdk.Endpoint, info sdk.RunInfo) (*Outputs, error) {
+	var o Outputs
+	var err error
+	if o.Processors, err = registry.All[sdk.RecordProcessor](reg, sdk.CategoryRecordProcessor); err != nil {
+		return nil, err
+	}
+	if o.Accumulators, err = registry.All[sdk.Accumulator](reg, sdk.CategoryAccumulator); err != nil {
+		return nil, err
+	}
+	if o.Exporters, err = registry.All[sdk.DataExporter](reg, sdk.CategoryDataExporter); err != nil {
+		return nil, err
+	}
+	if o.Consoles, err = registry.All[sdk.ConsoleExporter](reg, sdk.CategoryConsoleExporter); err != nil {
+		return nil, err
+	}
+	for _, p := range o.Processors {
+		if err := p.Init(info); err != nil {
+			return nil, fmt.Errorf("record processor %T: %w", p, err)
+		}
+	}
+	for _, a := range o.Accumulators {
+		if err := a.Init(info); err != nil {
+			return nil, fmt.Errorf("accumulator %T: %w", a, err)
+		}
+	}
+	return &o, nil
+}
+
+// NewRunInfo parses and checks --goodput against the run's metrics.
+func NewRunInfo(ep sdk.Endpoint, s *Settings) (sdk.RunInfo, error) {
+	info := sdk.RunInfo{Endpoint: ep.Metadata(), Streaming: s.Streaming && ep.Metadata().SupportsStreaming}
+	if strings.TrimSpace(s.Goodput) == "" {
+		return info, nil
+	}
+	slos, err := metrics.ParseGoodput(s.Goodput)
+	if err != nil {
+		return info, fmt.Errorf("--goodput: %w", err)
+	}
+	if err := metrics.ValidateGoodputTags(slos, info); err != nil {
+		return info, fmt.Errorf("--goodput: %w", err)
+	}
+	info.Goodput = slos
+	return info, nil
+}
+
+// NewLogger logs to stderr at the chosen level and to logs/aiperf.log in the
+// artifact directory at debug level. Secrets are never passed to the logger.
+func NewLogger(lc fx.Lifecycle, s *Settings, stderr io.Writer) (*slog.Logger, error) {
+	path := filepath.Join(s.ArtifactDir, s.Files.Log)
+	if err := os.MkdirAll(filepath.Dir(path), 0o755); err != nil {
+		return nil, fmt.Errorf("create log directory: %w", err)
+	}
+	f, err := os.Create(path)
+	if err != nil {
+		return nil, fmt.Errorf("create log file: %w", err)
+	}
+	lc.Append(fx.StopHook(f.Close))
+	h := slog.NewMultiHandler(
+		slog.NewTextHandler(stderr, &slog.HandlerOptions{Level: s.LogLevel}),
+		slog.NewTextHandler(f, &slog.HandlerOptions{Level: slog.LevelDebug}),
+	)
+	return slog.New(h), nil
+}

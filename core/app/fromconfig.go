@@ -1,0 +1,95 @@
+package app
+
+import (
+	"crypto/rand"
+	"encoding/binary"
+	"fmt"
+	"log/slog"
+	"strings"
+	"time"
+
+	"github.com/aiperf-go/aiperf/core/config"
+	sdk "github.com/aiperf-go/aiperf/plugin-sdk"
+)
+
+// FromConfig derives run settings from a validated configuration.
+// serviceKind comes from the endpoint's metadata (it names the artifact
+// subdirectory); args are the command-line arguments for the footer.
+func FromConfig(cfg *config.RunConfig, serviceKind string, args []string) (*Settings, error) {
+	seed, err := runSeed(cfg.RandomSeed)
+	if err != nil {
+		return nil, err
+	}
+	level, err := parseLevel(cfg.LogLevel)
+	if err != nil {
+		return nil, err
+	}
+	osl := 0
+	if cfg.OutputTokensMean != nil {
+		osl = *cfg.OutputTokensMean
+	}
+	return &Settings{
+		Models:             cfg.ModelNames,
+		EndpointType:       cfg.EndpointType,
+		CustomEndpoint:     cfg.CustomEndpoint,
+		URLs:               cfg.URLs(),
+		Streaming:          cfg.Streaming,
+		APIKey:             cfg.APIKey,
+		UserHeaders:        cfg.Headers(),
+		ExtraInputs:        cfg.ExtraInputs(),
+		Timeout:            time.Duration(cfg.RequestTimeoutSeconds * float64(time.Second)),
+		LegacyMaxToks:      cfg.UseLegacyMaxTokens,
+		Concurrency:        cfg.EffectiveConcurrency(),
+		RequestCount:       cfg.EffectiveRequestCount(),
+		WarmupRequestCount: cfg.EffectiveWarmupRequestCount(),
+		Dataset: sdk.DatasetOptions{
+			Models:             cfg.ModelNames,
+			NumEntries:         cfg.NumDatasetEntries,
+			InputTokensMean:    cfg.InputTokensMean,
+			InputTokensStddev:  cfg.InputTokensStddev,
+			OutputTokensMean:   osl,
+			OutputTokensStddev: cfg.OutputTokensStddev,
+			RandomSeed:         seed,
+		},
+		TokenizerName: cfg.Tokenizer,
+		Seed:          seed,
+		ArtifactDir:   cfg.ArtifactDirectory(serviceKind),
+		Files:         cfg.ExportFiles(),
+		ExportLevel:   cfg.ExportLevel,
+		Goodput:       cfg.Goodput,
+		UI:            cfg.UIType,
+		LogLevel:      level,
+		InputConfig:   cfg.Redacted(),
+		CLICommand:    cfg.CLICommand(args),
+	}, nil
+}
+
+// runSeed returns --random-seed, or a fresh random seed when none was given
+// (so every random choice in the run still flows from one recorded value).
+func runSeed(s *int64) (int64, error) {
+	if s != nil {
+		return *s, nil
+	}
+	var b [8]byte
+	if _, err := rand.Read(b[:]); err != nil {
+		return 0, fmt.Errorf("draw a random seed: %w", err)
+	}
+	return int64(binary.LittleEndian.Uint64(b[:]) >> 1), nil
+}
+
+// parseLevel maps AIPerf's log levels onto slog's.
+func parseLevel(name string) (slog.Level, error) {
+	switch strings.ToUpper(name) {
+	case "TRACE":
+		return slog.LevelDebug - 4, nil
+	case "DEBUG":
+		return slog.LevelDebug, nil
+	case "", "INFO", "NOTICE", "SUCCESS":
+		return slog.LevelInfo, nil
+	case "WARNING":
+		return slog.LevelWarn, nil
+	case "ERROR", "CRITICAL":
+		return slog.LevelError, nil
+	}
+	return 0, fmt.Errorf("--log-level %q is not valid", name)
+}

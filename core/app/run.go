@@ -1,0 +1,265 @@
+package app
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"io"
+	"log/slog"
+	"os"
+	"path/filepath"
+	"strings"
+	"time"
+
+	"github.com/aiperf-go/aiperf/core/engine"
+	"github.com/aiperf-go/aiperf/core/records"
+	"github.com/aiperf-go/aiperf/core/version"
+	sdk "github.com/aiperf-go/aiperf/plugin-sdk"
+	"github.com/google/uuid"
+)
+
+// Exit codes of `aiperf profile` (AIPerf's): 0 success or cancelled, 1 when
+// every request failed or the configuration is invalid.
+const (
+	ExitOK     = 0
+	ExitFailed = 1
+)
+
+// Runner executes one profile run with fully built components.
+type Runner struct {
+	Settings  *Settings
+	Log       *slog.Logger
+	Endpoint  sdk.Endpoint
+	Tokenizer sdk.Tokenizer
+	Composer  sdk.DatasetComposer
+	Transport sdk.Transport
+	Timing    sdk.TimingStrategy
+	UI        sdk.UI
+	Outputs   *Outputs
+	RunInfo   sdk.RunInfo
+	// Stdout receives the console exporters' tables and the footer.
+	Stdout io.Writer
+}
+
+// Outcome summarizes a finished run.
+type Outcome struct {
+	Results  *sdk.Results
+	Exported []sdk.ExportedFile
+	ExitCode int
+}
+
+// Run composes the dataset, runs warmup and profiling, and exports results.
+// Cancelling ctx stops sending; what was measured is still exported.
+func (r *Runner) Run(ctx context.Context) (*Outcome, error) {
+	s := r.Settings
+	ec := r.exportContext()
+
+	opts := s.Dataset
+	opts.Tokenizer = r.Tokenizer
+	convs, err := r.Composer.Compose(ctx, opts)
+	if err != nil {
+		return nil, fmt.Errorf("compose dataset: %w", err)
+	}
+	reqs, inputs, err := engine.Prepare(r.Endpoint, convs, engine.PrepareOptions{
+		Models: s.Models, Streaming: r.RunInfo.Streaming, UseLegacyMaxTokens: s.LegacyMaxToks,
+		ExtraInputs: s.ExtraInputs, Tokenizer: r.Tokenizer,
+	})
+	if err != nil {
+		return nil, err
+	}
+	ec.Inputs = inputs
+
+	eng, err := engine.New(r.Transport, r.Timing, reqs, engine.Options{
+		URLs: r.endpointURLs(), Headers: r.headers(), Streaming: r.RunInfo.Streaming,
+		Timeout: s.Timeout, Seed: s.Seed,
+	})
+	if err != nil {
+		return nil, err
+	}
+
+	sinks, err := r.openSinks(ec)
+	if err != nil {
+		return nil, err
+	}
+	pipe := records.NewPipeline(records.Config{
+		Endpoint: r.Endpoint, Tokenizer: r.Tokenizer, Processors: r.Outputs.Processors,
+		Accumulators: r.Outputs.Accumulators, Sinks: sinks, Logger: r.Log,
+	})
+
+	r.UI.Start(ctx, eng)
+	start := time.Now()
+	runErr := r.runPhases(ctx, eng, pipe)
+	end := time.Now()
+	r.UI.Stop()
+
+	pipeErr := pipe.Close()
+	for _, sink := range sinks {
+		if err := sink.Close(); err != nil {
+			pipeErr = errors.Join(pipeErr, fmt.Errorf("close record sink %T: %w", sink, err))
+		}
+	}
+	results, err := r.summarize()
+	if err != nil {
+		return nil, errors.Join(runErr, pipeErr, err)
+	}
+	results.StartTime, results.EndTime = start, end
+	results.WasCancelled = ctx.Err() != nil
+	ec.Results = results
+
+	// Export even when the run failed part-way: nothing measured is lost.
+	exported, exportErr := r.export(ec)
+	r.printFooter(ec, exported)
+
+	out := &Outcome{Results: results, Exported: exported, ExitCode: ExitOK}
+	if allFailed(results) {
+		out.ExitCode = ExitFailed
+	}
+	return out, errors.Join(runErr, pipeErr, exportErr)
+}
+
+func (r *Runner) runPhases(ctx context.Context, eng *engine.Engine, pipe *records.Pipeline) error {
+	s := r.Settings
+	if s.WarmupRequestCount > 0 {
+		r.Log.Info("warmup phase", "requests", s.WarmupRequestCount, "concurrency", s.Concurrency)
+		// Warmup records are measured but excluded from every result.
+		if err := eng.RunPhase(ctx, sdk.PhasePlan{Phase: sdk.PhaseWarmup, RequestCount: s.WarmupRequestCount,
+			Concurrency: s.Concurrency, RandomSeed: s.Seed}, func(engine.Completed) {}); err != nil {
+			return err
+		}
+	}
+	if ctx.Err() != nil {
+		return nil
+	}
+	r.Log.Info("profiling phase", "requests", s.RequestCount, "concurrency", s.Concurrency)
+	return eng.RunPhase(ctx, sdk.PhasePlan{Phase: sdk.PhaseProfiling, RequestCount: s.RequestCount,
+		Concurrency: s.Concurrency, RandomSeed: s.Seed}, pipe.Submit)
+}
+
+func (r *Runner) summarize() (*sdk.Results, error) {
+	var merged *sdk.Results
+	for _, acc := range r.Outputs.Accumulators {
+		res, err := acc.Summarize()
+		if err != nil {
+			return nil, fmt.Errorf("summarize %T: %w", acc, err)
+		}
+		if merged == nil {
+			merged = res
+			continue
+		}
+		merged.Metrics = append(merged.Metrics, res.Metrics...)
+	}
+	if merged == nil {
+		merged = &sdk.Results{}
+	}
+	return merged, nil
+}
+
+func (r *Runner) openSinks(ec *sdk.ExportContext) ([]sdk.RecordSink, error) {
+	var sinks []sdk.RecordSink
+	for _, ex := range r.Outputs.Exporters {
+		sink, ok := ex.(sdk.RecordSink)
+		if !ok {
+			continue
+		}
+		if err := sink.Open(ec); err != nil {
+			return nil, fmt.Errorf("open record sink %T: %w", ex, err)
+		}
+		sinks = append(sinks, sink)
+	}
+	return sinks, nil
+}
+
+func (r *Runner) export(ec *sdk.ExportContext) ([]sdk.ExportedFile, error) {
+	var files []sdk.ExportedFile
+	var errs []error
+	for _, ex := range r.Outputs.Exporters {
+		f, err := ex.Export(context.Background(), ec)
+		if err != nil {
+			errs = append(errs, fmt.Errorf("export %T: %w", ex, err))
+			continue
+		}
+		files = append(files, f...)
+	}
+	for _, c := range r.Outputs.Consoles {
+		if err := c.Render(r.Stdout, ec); err != nil {
+			errs = append(errs, fmt.Errorf("console %T: %w", c, err))
+		}
+	}
+	return files, errors.Join(errs...)
+}
+
+func (r *Runner) printFooter(ec *sdk.ExportContext, files []sdk.ExportedFile) {
+	w := r.Stdout
+	fmt.Fprintf(w, "\nCLI Command: %s\n", r.Settings.CLICommand)
+	cancelled := ""
+	if ec.Results.WasCancelled {
+		cancelled = " (cancelled early)"
+	}
+	fmt.Fprintf(w, "Benchmark Duration: %.2f sec%s\n", ec.Results.BenchmarkDurationS, cancelled)
+	for _, f := range files {
+		fmt.Fprintf(w, "%s: %s\n", f.Label, f.Path)
+	}
+	fmt.Fprintf(w, "Log File: %s\n", filepath.Join(ec.ArtifactDir, ec.Files.Log))
+	if ec.Results.WasCancelled {
+		fmt.Fprintln(w, "The profile run was cancelled early. Results shown may be incomplete or inaccurate.")
+	}
+}
+
+func (r *Runner) exportContext() *sdk.ExportContext {
+	s := r.Settings
+	return &sdk.ExportContext{
+		ArtifactDir: s.ArtifactDir, Files: s.Files, ExportLevel: s.ExportLevel,
+		Endpoint: r.RunInfo.Endpoint, Streaming: r.RunInfo.Streaming,
+		AIPerfVersion: version.Version, BenchmarkID: uuid.NewString(),
+		CLICommand: s.CLICommand, InputConfig: s.InputConfig,
+	}
+}
+
+// endpointURLs joins each base URL with the endpoint path (or --endpoint).
+func (r *Runner) endpointURLs() []string {
+	meta := r.Endpoint.Metadata()
+	path := meta.EndpointPath
+	if r.RunInfo.Streaming && meta.StreamingPath != "" {
+		path = meta.StreamingPath
+	}
+	if r.Settings.CustomEndpoint != "" {
+		path = r.Settings.CustomEndpoint
+	}
+	urls := make([]string, len(r.Settings.URLs))
+	for i, base := range r.Settings.URLs {
+		urls[i] = strings.TrimRight(base, "/") + "/" + strings.TrimLeft(path, "/")
+	}
+	return urls
+}
+
+// headers builds the per-run headers: user headers first, then the ones
+// AIPerf always controls (Content-Type is forced; Accept follows --streaming).
+func (r *Runner) headers() map[string]string {
+	h := map[string]string{"User-Agent": version.UserAgent()}
+	// UserHeaders already carry Authorization from --api-key (a -H of the
+	// same name replaces it, as in AIPerf).
+	for k, v := range r.Settings.UserHeaders {
+		h[k] = v
+	}
+	h["Content-Type"] = "application/json"
+	if r.RunInfo.Streaming {
+		h["Accept"] = "text/event-stream"
+	} else {
+		h["Accept"] = "application/json"
+	}
+	return h
+}
+
+func allFailed(res *sdk.Results) bool {
+	ok, hasOK := res.Metric("request_count")
+	_, hasErr := res.Metric("error_request_count")
+	return hasErr && (!hasOK || ok.Avg == nil || *ok.Avg == 0)
+}
+
+// ensureDir creates the artifact directory.
+func ensureDir(dir string) error {
+	if err := os.MkdirAll(dir, 0o755); err != nil {
+		return fmt.Errorf("create artifact directory %s: %w", dir, err)
+	}
+	return nil
+}

@@ -1,0 +1,65 @@
+// Package records turns finished requests into processed records: parse the
+// responses with the endpoint, count tokens, compute metrics, then feed the
+// accumulators and stream to the record sinks. It runs off the timed path,
+// in parallel, so tokenization never caps the request rate.
+package records
+
+import (
+	"fmt"
+	"strings"
+
+	"github.com/aiperf-go/aiperf/core/engine"
+	sdk "github.com/aiperf-go/aiperf/plugin-sdk"
+)
+
+// Parse parses a finished request's responses and counts its tokens.
+//
+// Output tokens are one encode over the concatenated answer text, reasoning
+// tokens one encode over the concatenated reasoning text (never a chunk
+// count). A valid record with reasoning but no answer text has 0 output
+// tokens; one with no generated text at all has none (absent). A response
+// unit the endpoint cannot parse turns the record into an error, because
+// its token counts would otherwise be silently wrong.
+func Parse(ep sdk.Endpoint, tok sdk.Tokenizer, c engine.Completed) *sdk.ParsedRecord {
+	rec := c.Record
+	pr := &sdk.ParsedRecord{Record: rec, InputText: c.Request.InputText, InputTokens: c.Request.InputTokens}
+	if len(rec.Responses) == 0 {
+		return pr
+	}
+	pr.Responses = make([]sdk.ParsedResponse, 0, len(rec.Responses))
+	var text, reasoning strings.Builder
+	for i, raw := range rec.Responses {
+		p, err := ep.ParseResponse(raw.Data)
+		if err != nil {
+			if rec.Error == nil {
+				rec.Error = &sdk.ErrorDetails{Type: "ResponseParseError", Message: fmt.Sprintf("response %d: %v", i, err)}
+			}
+			continue
+		}
+		p.PerfNs = raw.PerfNs
+		if p.Usage != nil {
+			pr.Usage = p.Usage // the last non-empty usage wins
+		}
+		if !p.HasContent() && p.Usage == nil {
+			continue
+		}
+		text.WriteString(p.Text)
+		reasoning.WriteString(p.Reasoning)
+		pr.Responses = append(pr.Responses, p)
+	}
+	if !rec.Valid() || tok == nil {
+		return pr
+	}
+	if reasoning.Len() > 0 {
+		n := tok.Count(reasoning.String())
+		pr.ReasoningTokens = &n
+	}
+	if text.Len() > 0 || reasoning.Len() > 0 {
+		n := 0
+		if text.Len() > 0 {
+			n = tok.Count(text.String())
+		}
+		pr.OutputTokens = &n
+	}
+	return pr
+}
