@@ -3,7 +3,7 @@
 set -euo pipefail
 bin=${1:-bin/aiperf}
 port=$(./scripts/freeport.sh 18765)
-"$bin" mock-server --host 127.0.0.1 --port "$port" --ttft 20 --itl 2 --random-seed 7 &
+"$bin" mock-server --host 127.0.0.1 --port "$port" --ttft 20 --itl 1 --random-seed 7 &
 mock=$!
 trap 'kill $mock 2>/dev/null || true; wait $mock 2>/dev/null || true' EXIT
 for _ in $(seq 1 100); do
@@ -15,7 +15,7 @@ done
   --url "http://127.0.0.1:$port" \
   --endpoint-type chat --streaming \
   --concurrency 8 --request-count 200 --warmup-request-count 8 \
-  --isl 128 --osl 64 --extra-inputs ignore_eos:true \
+  --isl 128 --osl 160 --extra-inputs ignore_eos:true reasoning_effort:low \
   --goodput "time_to_first_token:50 inter_token_latency:5" \
   --random-seed 42 --tokenizer builtin \
   --artifact-dir artifacts/demo --ui simple

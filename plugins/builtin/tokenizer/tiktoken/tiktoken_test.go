@@ -1,6 +1,9 @@
 package tiktoken
 
-import "testing"
+import (
+	"strings"
+	"testing"
+)
 
 func TestKnownEncodings(t *testing.T) {
 	tok := New()
@@ -34,5 +37,18 @@ func TestKnownEncodings(t *testing.T) {
 func TestSpecialTokenTextIsPlainText(t *testing.T) {
 	if n := New().Count("<|endoftext|>"); n <= 1 {
 		t.Errorf("special token text should encode as plain text (several tokens), got %d", n)
+	}
+}
+
+// BenchmarkCount measures counting throughput on English prose, the cost
+// paid once per record for OSL (bytes/s is reported via SetBytes).
+func BenchmarkCount(b *testing.B) {
+	text := strings.Repeat("The quick brown fox jumps over the lazy dog, and the sonnet sings of summer's lease. ", 24)
+	tok := New()
+	b.SetBytes(int64(len(text)))
+	for b.Loop() {
+		if tok.Count(text) == 0 {
+			b.Fatal("no tokens")
+		}
 	}
 }

@@ -1,0 +1,39 @@
+#!/usr/bin/env bash
+# make bench: throughput scenarios against `aiperf mock-server --fast` on
+# loopback. Client and server share this machine's cores, so the numbers are
+# a floor for the client; see docs/PERFORMANCE.md for method and results.
+set -euo pipefail
+bin=${1:-bin/aiperf}
+out=${BENCH_DIR:-artifacts/bench}
+rm -rf "$out"; mkdir -p "$out"
+port=$(./scripts/freeport.sh 18865)
+"$bin" mock-server --host 127.0.0.1 --port "$port" --fast --log-level WARNING &
+mock=$!
+trap 'kill $mock 2>/dev/null || true; wait $mock 2>/dev/null || true' EXIT
+for _ in $(seq 1 100); do (exec 3<>"/dev/tcp/127.0.0.1/$port") 2>/dev/null && break; sleep 0.05; done
+
+# name concurrency requests osl streaming
+scenarios=(
+  "stream-osl20-c64 64 20000 20 --streaming"
+  "stream-osl200-c64 64 5000 200 --streaming"
+  "nonstream-osl20-c64 64 20000 20"
+)
+printf '%-22s %12s %14s %14s %10s %10s\n' scenario "req/s" "SSE events/s" "tokens/s" "client CPU" "max RSS"
+for s in "${scenarios[@]}"; do
+  read -r name conc n osl streaming <<<"$s"
+  dir="$out/$name"
+  timer=(); [ -x /usr/bin/time ] && timer=(/usr/bin/time -f '%P %M' -o "$dir.time")
+  echo "- -" >"$dir.time"
+  "${timer[@]}" "$bin" profile -m bench-model -u "http://127.0.0.1:$port" \
+    --concurrency "$conc" --request-count "$n" --isl 32 --osl "$osl" --extra-inputs ignore_eos:true \
+    ${streaming:-} --random-seed 1 --tokenizer builtin --artifact-dir "$dir" --ui none --log-level WARNING >"$dir.out" 2>&1 \
+    || { cat "$dir.out"; exit 1; }
+  rps=$(grep -E 'Request Throughput' "$dir.out" | awk -F'│' '{gsub(/[ ,]/,"",$3); print $3}')
+  tps=$(grep -E 'Output Token Throughput \(tokens/sec\)' "$dir.out" | awk -F'│' '{gsub(/[ ,]/,"",$3); print $3}')
+  # A chat stream is: role delta, one event per token, finish chunk, usage chunk, [DONE].
+  events="-"
+  [ -n "${streaming:-}" ] && events=$(awk -v r="$rps" -v o="$osl" 'BEGIN{printf "%.0f", r*(o+4)}')
+  read -r cpu rss <"$dir.time"
+  [ "$rss" != "-" ] && rss="$(awk -v k="$rss" 'BEGIN{printf "%.0fMB", k/1024}')"
+  printf '%-22s %12s %14s %14s %10s %10s\n' "$name" "$rps" "$events" "$tps" "$cpu" "$rss"
+done
