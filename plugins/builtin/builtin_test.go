@@ -24,16 +24,34 @@ func TestManifestMatchesBuiltins(t *testing.T) {
 		t.Error(err)
 	}
 	check := map[string]func(string) error{
-		sdk.CategoryEndpoint:        func(n string) error { _, err := registry.Get[sdk.Endpoint](reg, sdk.CategoryEndpoint, n); return err },
-		sdk.CategoryTransport:       func(n string) error { _, err := registry.Get[sdk.Transport](reg, sdk.CategoryTransport, n); return err },
-		sdk.CategoryTimingStrategy:  func(n string) error { _, err := registry.Get[sdk.TimingStrategy](reg, sdk.CategoryTimingStrategy, n); return err },
-		sdk.CategoryDatasetComposer: func(n string) error { _, err := registry.Get[sdk.DatasetComposer](reg, sdk.CategoryDatasetComposer, n); return err },
-		sdk.CategoryTokenizer:       func(n string) error { _, err := registry.Get[sdk.Tokenizer](reg, sdk.CategoryTokenizer, n); return err },
-		sdk.CategoryRecordProcessor: func(n string) error { _, err := registry.Get[sdk.RecordProcessor](reg, sdk.CategoryRecordProcessor, n); return err },
-		sdk.CategoryAccumulator:     func(n string) error { _, err := registry.Get[sdk.Accumulator](reg, sdk.CategoryAccumulator, n); return err },
-		sdk.CategoryDataExporter:    func(n string) error { _, err := registry.Get[sdk.DataExporter](reg, sdk.CategoryDataExporter, n); return err },
-		sdk.CategoryConsoleExporter: func(n string) error { _, err := registry.Get[sdk.ConsoleExporter](reg, sdk.CategoryConsoleExporter, n); return err },
-		sdk.CategoryUI:              func(n string) error { _, err := registry.Get[sdk.UI](reg, sdk.CategoryUI, n); return err },
+		sdk.CategoryEndpoint:  func(n string) error { _, err := registry.Get[sdk.Endpoint](reg, sdk.CategoryEndpoint, n); return err },
+		sdk.CategoryTransport: func(n string) error { _, err := registry.Get[sdk.Transport](reg, sdk.CategoryTransport, n); return err },
+		sdk.CategoryTimingStrategy: func(n string) error {
+			_, err := registry.Get[sdk.TimingStrategy](reg, sdk.CategoryTimingStrategy, n)
+			return err
+		},
+		sdk.CategoryDatasetComposer: func(n string) error {
+			_, err := registry.Get[sdk.DatasetComposer](reg, sdk.CategoryDatasetComposer, n)
+			return err
+		},
+		sdk.CategoryTokenizer: func(n string) error { _, err := registry.Get[sdk.Tokenizer](reg, sdk.CategoryTokenizer, n); return err },
+		sdk.CategoryRecordProcessor: func(n string) error {
+			_, err := registry.Get[sdk.RecordProcessor](reg, sdk.CategoryRecordProcessor, n)
+			return err
+		},
+		sdk.CategoryAccumulator: func(n string) error {
+			_, err := registry.Get[sdk.Accumulator](reg, sdk.CategoryAccumulator, n)
+			return err
+		},
+		sdk.CategoryDataExporter: func(n string) error {
+			_, err := registry.Get[sdk.DataExporter](reg, sdk.CategoryDataExporter, n)
+			return err
+		},
+		sdk.CategoryConsoleExporter: func(n string) error {
+			_, err := registry.Get[sdk.ConsoleExporter](reg, sdk.CategoryConsoleExporter, n)
+			return err
+		},
+		sdk.CategoryUI: func(n string) error { _, err := registry.Get[sdk.UI](reg, sdk.CategoryUI, n); return err },
 	}
 	for _, c := range sdk.Categories {
 		fn, ok := check[c.Name]
