@@ -7,9 +7,11 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"io"
 	"path/filepath"
 
 	sdk "github.com/aiperf-go/aiperf/plugin-sdk"
+	"github.com/aiperf-go/aiperf/plugins/builtin/dataexporter/internal/atomicfile"
 )
 
 // Name is the plugin name of this exporter.
@@ -51,7 +53,10 @@ func (e *Exporter) Export(ctx context.Context, ec *sdk.ExportContext) ([]sdk.Exp
 		name = DefaultFileName
 	}
 	path := filepath.Join(ec.ArtifactDir, name)
-	if err := writeFileAtomic(path, buf.Bytes()); err != nil {
+	if err := atomicfile.WriteFile(path, func(w io.Writer) error {
+		_, err := w.Write(buf.Bytes())
+		return err
+	}); err != nil {
 		return nil, fmt.Errorf("csvexport: write %s: %w", path, err)
 	}
 	return []sdk.ExportedFile{{Label: Label, Path: path}}, nil

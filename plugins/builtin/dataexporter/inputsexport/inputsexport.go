@@ -10,10 +10,11 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
-	"os"
+	"io"
 	"path/filepath"
 
 	sdk "github.com/aiperf-go/aiperf/plugin-sdk"
+	"github.com/aiperf-go/aiperf/plugins/builtin/dataexporter/internal/atomicfile"
 )
 
 // Name is the plugin name of this exporter.
@@ -44,31 +45,18 @@ func (e *Exporter) Export(ctx context.Context, ec *sdk.ExportContext) ([]sdk.Exp
 		name = DefaultFileName
 	}
 	path := filepath.Join(ec.ArtifactDir, name)
-	if err := os.MkdirAll(filepath.Dir(path), 0o755); err != nil {
-		return nil, fmt.Errorf("inputsexport: create directory for %s: %w", path, err)
+	var werr error // Write's own error, returned as is
+	err := atomicfile.WriteFile(path, func(w io.Writer) error {
+		bw := bufio.NewWriterSize(w, 256<<10)
+		if werr = Write(ctx, bw, ec.Inputs); werr != nil {
+			return werr
+		}
+		return bw.Flush()
+	})
+	if werr != nil {
+		return nil, werr
 	}
-	tmp, err := os.CreateTemp(filepath.Dir(path), name+".partial-*")
 	if err != nil {
-		return nil, fmt.Errorf("inputsexport: create %s: %w", path, err)
-	}
-	defer os.Remove(tmp.Name()) // no-op after the rename
-	bw := bufio.NewWriterSize(tmp, 256<<10)
-	if err := Write(ctx, bw, ec.Inputs); err != nil {
-		tmp.Close()
-		return nil, err
-	}
-	if err := bw.Flush(); err != nil {
-		tmp.Close()
-		return nil, fmt.Errorf("inputsexport: write %s: %w", path, err)
-	}
-	if err := tmp.Chmod(0o644); err != nil {
-		tmp.Close()
-		return nil, fmt.Errorf("inputsexport: write %s: %w", path, err)
-	}
-	if err := tmp.Close(); err != nil {
-		return nil, fmt.Errorf("inputsexport: write %s: %w", path, err)
-	}
-	if err := os.Rename(tmp.Name(), path); err != nil {
 		return nil, fmt.Errorf("inputsexport: write %s: %w", path, err)
 	}
 	return []sdk.ExportedFile{{Label: Label, Path: path}}, nil

@@ -6,6 +6,7 @@ import (
 	"strconv"
 
 	sdk "github.com/aiperf-go/aiperf/plugin-sdk"
+	"github.com/aiperf-go/aiperf/plugins/builtin/internal/pyfmt"
 )
 
 const indent = "  "
@@ -76,7 +77,7 @@ func (w *objectWriter) metric(m *sdk.MetricResult) {
 		if s.whole {
 			b = appendInt(b, *s.val)
 		} else {
-			b = appendPyFloat(b, *s.val)
+			b = pyfmt.AppendFloat(b, *s.val)
 		}
 	}
 	if m.Count != nil {
@@ -88,7 +89,7 @@ func (w *objectWriter) metric(m *sdk.MetricResult) {
 		if m.Integer {
 			b = appendInt(b, *m.Sum)
 		} else {
-			b = appendPyFloat(b, *m.Sum)
+			b = pyfmt.AppendFloat(b, *m.Sum)
 		}
 	}
 	b = append(b, "\n"+indent+"}"...)

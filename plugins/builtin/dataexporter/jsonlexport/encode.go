@@ -3,11 +3,13 @@ package jsonlexport
 import (
 	"encoding/json"
 	"fmt"
+	"math"
 	"slices"
 	"strconv"
-	"unicode/utf8"
 
 	sdk "github.com/aiperf-go/aiperf/plugin-sdk"
+	"github.com/aiperf-go/aiperf/plugins/builtin/internal/jsonenc"
+	"github.com/aiperf-go/aiperf/plugins/builtin/internal/pyfmt"
 )
 
 // scratch is a reusable per-call encoding buffer, pooled so steady-state
@@ -36,7 +38,7 @@ func appendRecord(s *scratch, rec *sdk.RecordInfo) ([]byte, error) {
 			b = append(b, ',')
 		}
 		m := rec.Metrics[k]
-		b = appendString(b, k)
+		b = jsonenc.AppendString(b, k)
 		b = append(b, `:{"value":`...)
 		var err error
 		if b, err = appendValue(b, m.Value); err != nil {
@@ -44,7 +46,7 @@ func appendRecord(s *scratch, rec *sdk.RecordInfo) ([]byte, error) {
 			return nil, fmt.Errorf("metric %q: %w", k, err)
 		}
 		b = append(b, `,"unit":`...)
-		b = appendString(b, m.Unit)
+		b = jsonenc.AppendString(b, m.Unit)
 		b = append(b, '}')
 	}
 	b = append(b, `},"error":`...)
@@ -58,9 +60,9 @@ func appendRecord(s *scratch, rec *sdk.RecordInfo) ([]byte, error) {
 			b = append(b, ',')
 		}
 		b = append(b, `"type":`...)
-		b = appendString(b, e.Type)
+		b = jsonenc.AppendString(b, e.Type)
 		b = append(b, `,"message":`...)
-		b = appendString(b, e.Message)
+		b = jsonenc.AppendString(b, e.Message)
 		b = append(b, '}')
 	}
 	b = append(b, "}\n"...)
@@ -72,11 +74,11 @@ func appendMetadata(b []byte, m *sdk.RecordMetadata) []byte {
 	b = append(b, `{"session_num":`...)
 	b = strconv.AppendInt(b, int64(m.SessionNum), 10)
 	b = append(b, `,"x_request_id":`...)
-	b = appendString(b, m.XRequestID)
+	b = jsonenc.AppendString(b, m.XRequestID)
 	b = append(b, `,"x_correlation_id":`...)
-	b = appendString(b, m.XCorrelationID)
+	b = jsonenc.AppendString(b, m.XCorrelationID)
 	b = append(b, `,"conversation_id":`...)
-	b = appendString(b, m.ConversationID)
+	b = jsonenc.AppendString(b, m.ConversationID)
 	b = append(b, `,"turn_index":`...)
 	b = strconv.AppendInt(b, int64(m.TurnIndex), 10)
 	b = append(b, `,"request_start_ns":`...)
@@ -86,11 +88,11 @@ func appendMetadata(b []byte, m *sdk.RecordMetadata) []byte {
 	b = strconv.AppendInt(b, m.RequestEndNs, 10)
 	b = appendOptInt(b, `,"credit_issued_ns":`, m.CreditIssuedNs)
 	b = append(b, `,"worker_id":`...)
-	b = appendString(b, m.WorkerID)
+	b = jsonenc.AppendString(b, m.WorkerID)
 	b = append(b, `,"record_processor_id":`...)
-	b = appendString(b, m.RecordProcessorID)
+	b = jsonenc.AppendString(b, m.RecordProcessorID)
 	b = append(b, `,"benchmark_phase":`...)
-	b = appendString(b, m.BenchmarkPhase)
+	b = jsonenc.AppendString(b, m.BenchmarkPhase)
 	b = append(b, `,"was_cancelled":`...)
 	b = strconv.AppendBool(b, m.WasCancelled)
 	b = appendOptInt(b, `,"cancellation_time_ns":`, m.CancellationTimeNs)
@@ -105,11 +107,13 @@ func appendOptInt(b []byte, key string, v *int64) []byte {
 	return strconv.AppendInt(b, *v, 10)
 }
 
+func finite(f float64) bool { return !math.IsNaN(f) && !math.IsInf(f, 0) }
+
 func appendFloat(b []byte, f float64) []byte {
 	if !finite(f) {
 		return append(b, "null"...)
 	}
-	return appendPyFloat(b, f)
+	return pyfmt.AppendFloat(b, f)
 }
 
 // appendValue writes a metric value. Ints stay ints (token counts) and floats
@@ -134,7 +138,7 @@ func appendValue(b []byte, v any) ([]byte, error) {
 	case bool:
 		return strconv.AppendBool(b, x), nil
 	case string:
-		return appendString(b, x), nil
+		return jsonenc.AppendString(b, x), nil
 	case []float64:
 		b = append(b, '[')
 		for i, f := range x {
@@ -168,58 +172,4 @@ func appendValue(b []byte, v any) ([]byte, error) {
 		return b, err
 	}
 	return append(b, raw...), nil
-}
-
-const hexDigits = "0123456789abcdef"
-
-// appendString writes s as a JSON string. Unlike encoding/json it leaves
-// <, > and & alone (AIPerf's writer does too); control characters are
-// escaped and invalid UTF-8 becomes U+FFFD.
-func appendString(b []byte, s string) []byte {
-	b = append(b, '"')
-	start := 0
-	for i := 0; i < len(s); {
-		c := s[i]
-		if c < utf8.RuneSelf {
-			if c >= 0x20 && c != '"' && c != '\\' {
-				i++
-				continue
-			}
-			b = append(b, s[start:i]...)
-			switch c {
-			case '"', '\\':
-				b = append(b, '\\', c)
-			case '\n':
-				b = append(b, '\\', 'n')
-			case '\r':
-				b = append(b, '\\', 'r')
-			case '\t':
-				b = append(b, '\\', 't')
-			default:
-				b = append(b, '\\', 'u', '0', '0', hexDigits[c>>4], hexDigits[c&0xf])
-			}
-			i++
-			start = i
-			continue
-		}
-		r, size := utf8.DecodeRuneInString(s[i:])
-		if r == utf8.RuneError && size == 1 {
-			b = append(b, s[start:i]...)
-			b = append(b, `\ufffd`...)
-			i += size
-			start = i
-			continue
-		}
-		// U+2028/U+2029 are valid JSON but break JavaScript line parsing.
-		if r == '\u2028' || r == '\u2029' {
-			b = append(b, s[start:i]...)
-			b = append(b, '\\', 'u', '2', '0', '2', hexDigits[r&0xf])
-			i += size
-			start = i
-			continue
-		}
-		i += size
-	}
-	b = append(b, s[start:]...)
-	return append(b, '"')
 }

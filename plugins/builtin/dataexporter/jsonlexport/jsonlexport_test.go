@@ -104,28 +104,6 @@ func TestLineMatchesStructTags(t *testing.T) {
 	}
 }
 
-func TestAppendStringRoundTrip(t *testing.T) {
-	tests := []struct{ in, wantLiteral string }{
-		{"plain", `"plain"`},
-		{`q"b\s`, `"q\"b\\s"`},
-		{"a\nb\tc\r\x01", `"a\nb\tc\r\u0001"`},
-		{"<html>&", `"<html>&"`},
-		{"héllo ✓", `"héllo ✓"`},
-		{"bad\xffutf8", `"bad\ufffdutf8"`},
-		{"sep\u2028", `"sep\u2028"`},
-	}
-	for _, tc := range tests {
-		got := string(appendString(nil, tc.in))
-		if got != tc.wantLiteral {
-			t.Errorf("appendString(%q) = %s, want %s", tc.in, got, tc.wantLiteral)
-		}
-		var back string
-		if err := json.Unmarshal([]byte(got), &back); err != nil {
-			t.Errorf("%s does not parse: %v", got, err)
-		}
-	}
-}
-
 func readLines(t *testing.T, path string) []string {
 	t.Helper()
 	data, err := os.ReadFile(path)

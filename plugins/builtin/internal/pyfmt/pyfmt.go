@@ -1,15 +1,17 @@
-package jsonlexport
+// Package pyfmt formats numbers the way Python's repr does, which is how
+// AIPerf's JSON exports spell them, so our files compare byte for byte.
+package pyfmt
 
 import (
 	"math"
 	"strconv"
 )
 
-// appendPyFloat appends f the way Python's repr (and so AIPerf's JSON) writes
+// AppendFloat appends f the way Python's repr (and so AIPerf's JSON) writes
 // a float: shortest round-trip digits, a trailing ".0" on whole numbers, and
 // scientific notation only below 1e-4 or from 1e16 on. Callers must have
 // filtered out NaN and ±Inf, which JSON cannot carry.
-func appendPyFloat(b []byte, f float64) []byte {
+func AppendFloat(b []byte, f float64) []byte {
 	abs := math.Abs(f)
 	if abs != 0 && (abs < 1e-4 || abs >= 1e16) {
 		return strconv.AppendFloat(b, f, 'e', -1, 64)
@@ -20,5 +22,3 @@ func appendPyFloat(b []byte, f float64) []byte {
 	}
 	return b
 }
-
-func finite(f float64) bool { return !math.IsNaN(f) && !math.IsInf(f, 0) }
