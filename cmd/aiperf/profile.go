@@ -43,6 +43,9 @@ func runProfile(cmd *cobra.Command, rawArgs []string) error {
 	if err != nil {
 		return err
 	}
+	if cfg.ExportLevel == "raw" {
+		warnings = append(warnings, "--export-level raw: profile_export_raw.jsonl is not implemented yet; exporting at the records level")
+	}
 	for _, w := range warnings {
 		fmt.Fprintln(stderr, "Warning:", w)
 	}

@@ -46,7 +46,9 @@ func Profile(ctx context.Context, reg *registry.Registry, s *Settings, stdout, s
 	if err := fxApp.Err(); err != nil {
 		return nil, unwrapFx(err)
 	}
-	if err := fxApp.Start(ctx); err != nil {
+	// Start hooks are quick and must not fail because Ctrl-C already came:
+	// the run below handles cancellation and still exports.
+	if err := fxApp.Start(context.Background()); err != nil {
 		return nil, fmt.Errorf("start: %w", err)
 	}
 	out, runErr := runner.Run(ctx)

@@ -55,12 +55,16 @@ func NewTokenizer(reg *registry.Registry, s *Settings, log *slog.Logger) (sdk.To
 	return tok, nil
 }
 
-// NewTransport builds the HTTP transport with its pool sized to the
-// concurrency, and closes it when the app stops.
-func NewTransport(lc fx.Lifecycle, s *Settings) sdk.Transport {
+// NewTransport resolves the transport (builtin-only: it sits inside the
+// timed window) and builds it with its pool sized to the concurrency; it is
+// closed when the app stops.
+func NewTransport(lc fx.Lifecycle, reg *registry.Registry, s *Settings) (sdk.Transport, error) {
+	if _, err := reg.Resolve(sdk.CategoryTransport, "http"); err != nil {
+		return nil, err
+	}
 	tr := transport.New(transport.Options{MaxConnsPerHost: s.Concurrency, Timeout: s.Timeout})
 	lc.Append(fx.StopHook(func() error { return tr.Close() }))
-	return tr
+	return tr, nil
 }
 
 // NewTiming resolves the timing strategy (closed-loop concurrency for now).

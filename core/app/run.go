@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"io"
 	"log/slog"
+	"net/http"
 	"os"
 	"path/filepath"
 	"strings"
@@ -39,6 +40,8 @@ type Runner struct {
 	RunInfo   sdk.RunInfo
 	// Stdout receives the console exporters' tables and the footer.
 	Stdout io.Writer
+
+	profilingStart, profilingEnd time.Time
 }
 
 // Outcome summarizes a finished run.
@@ -87,9 +90,7 @@ func (r *Runner) Run(ctx context.Context) (*Outcome, error) {
 	})
 
 	r.UI.Start(ctx, eng)
-	start := time.Now()
 	runErr := r.runPhases(ctx, eng, pipe)
-	end := time.Now()
 	r.UI.Stop()
 
 	pipeErr := pipe.Close()
@@ -102,7 +103,7 @@ func (r *Runner) Run(ctx context.Context) (*Outcome, error) {
 	if err != nil {
 		return nil, errors.Join(runErr, pipeErr, err)
 	}
-	results.StartTime, results.EndTime = start, end
+	results.StartTime, results.EndTime = r.profilingStart, r.profilingEnd
 	results.WasCancelled = ctx.Err() != nil
 	ec.Results = results
 
@@ -111,7 +112,8 @@ func (r *Runner) Run(ctx context.Context) (*Outcome, error) {
 	r.printFooter(ec, exported)
 
 	out := &Outcome{Results: results, Exported: exported, ExitCode: ExitOK}
-	if allFailed(results) {
+	// A cancelled run exits 0 even if nothing succeeded yet (AIPerf).
+	if !results.WasCancelled && allFailed(results) {
 		out.ExitCode = ExitFailed
 	}
 	return out, errors.Join(runErr, pipeErr, exportErr)
@@ -131,6 +133,9 @@ func (r *Runner) runPhases(ctx context.Context, eng *engine.Engine, pipe *record
 		return nil
 	}
 	r.Log.Info("profiling phase", "requests", s.RequestCount, "concurrency", s.Concurrency)
+	// start_time/end_time of the exports span the profiling phase only.
+	r.profilingStart = time.Now()
+	defer func() { r.profilingEnd = time.Now() }()
 	return eng.RunPhase(ctx, sdk.PhasePlan{Phase: sdk.PhaseProfiling, RequestCount: s.RequestCount,
 		Concurrency: s.Concurrency, RandomSeed: s.Seed}, pipe.Submit)
 }
@@ -162,6 +167,9 @@ func (r *Runner) openSinks(ec *sdk.ExportContext) ([]sdk.RecordSink, error) {
 			continue
 		}
 		if err := sink.Open(ec); err != nil {
+			for _, opened := range sinks {
+				_ = opened.Close()
+			}
 			return nil, fmt.Errorf("open record sink %T: %w", ex, err)
 		}
 		sinks = append(sinks, sink)
@@ -237,9 +245,10 @@ func (r *Runner) endpointURLs() []string {
 func (r *Runner) headers() map[string]string {
 	h := map[string]string{"User-Agent": version.UserAgent()}
 	// UserHeaders already carry Authorization from --api-key (a -H of the
-	// same name replaces it, as in AIPerf).
+	// same name replaces it, as in AIPerf). Names are canonicalized so the
+	// forced headers below replace a user's value whatever its spelling.
 	for k, v := range r.Settings.UserHeaders {
-		h[k] = v
+		h[http.CanonicalHeaderKey(k)] = v
 	}
 	h["Content-Type"] = "application/json"
 	if r.RunInfo.Streaming {

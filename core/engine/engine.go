@@ -6,6 +6,7 @@ import (
 	"context"
 	"fmt"
 	"math/rand/v2"
+	"strings"
 	"sync"
 	"sync/atomic"
 	"time"
@@ -109,6 +110,10 @@ func (s *sender) Send(ctx context.Context, c sdk.Credit) {
 	requestID := uuid.NewString()
 	headers := make(map[string]string, len(e.opts.Headers)+2)
 	for k, v := range e.opts.Headers {
+		// The record's IDs must be the ones sent: drop any caller spelling of them.
+		if strings.EqualFold(k, "X-Request-ID") || strings.EqualFold(k, "X-Correlation-ID") {
+			continue
+		}
 		headers[k] = v
 	}
 	// Single-turn: each request is its own session.

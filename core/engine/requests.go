@@ -26,6 +26,9 @@ type PrepareOptions struct {
 	Streaming          bool
 	UseLegacyMaxTokens bool
 	ExtraInputs        map[string]any
+	// IncludeUsage asks streaming servers for a usage chunk where the
+	// endpoint does not already force it (chat always does, as AIPerf).
+	IncludeUsage bool
 	// Tokenizer counts ISL once per prompt here instead of once per request.
 	Tokenizer sdk.Tokenizer
 }
@@ -54,7 +57,7 @@ func Prepare(ep sdk.Endpoint, convs []sdk.Conversation, opts PrepareOptions) ([]
 				Streaming:          opts.Streaming,
 				Turn:               turn,
 				UseLegacyMaxTokens: opts.UseLegacyMaxTokens,
-				IncludeUsage:       opts.Streaming,
+				IncludeUsage:       opts.Streaming && opts.IncludeUsage,
 				ExtraInputs:        opts.ExtraInputs,
 			})
 			if err != nil {

@@ -95,6 +95,9 @@ func (p *Pipeline) work() {
 		var merged *sdk.RecordMetrics
 		for _, proc := range p.processors {
 			rm, err := proc.Process(parsed)
+			if err == nil && (rm == nil || rm.Values == nil) {
+				err = fmt.Errorf("returned no metric values")
+			}
 			if err != nil {
 				p.fail(fmt.Errorf("record processor %T on request %s: %w", proc, c.Record.XRequestID, err))
 				continue

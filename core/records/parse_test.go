@@ -1,0 +1,253 @@
+package records
+
+import (
+	"encoding/json"
+	"strings"
+	"testing"
+
+	"github.com/aiperf-go/aiperf/core/engine"
+	sdk "github.com/aiperf-go/aiperf/plugin-sdk"
+	"github.com/aiperf-go/aiperf/plugins/builtin/endpoint/chat"
+	"github.com/aiperf-go/aiperf/plugins/builtin/endpoint/completions"
+	"github.com/aiperf-go/aiperf/plugins/builtin/tokenizer/tiktoken"
+)
+
+func intp(v int) *int { return &v }
+
+func jsonString(s string) string {
+	b, err := json.Marshal(s)
+	if err != nil {
+		panic(err)
+	}
+	return string(b)
+}
+
+// Chat chunks shaped like vLLM's.
+func contentChunk(s string) string {
+	return `{"object":"chat.completion.chunk","choices":[{"index":0,"delta":{"content":` + jsonString(s) + `},"finish_reason":null}]}`
+}
+
+func reasoningChunk(s string) string {
+	return `{"object":"chat.completion.chunk","choices":[{"index":0,"delta":{"reasoning_content":` + jsonString(s) + `}}]}`
+}
+
+func usageChunk(prompt, completion int) string {
+	b, _ := json.Marshal(map[string]any{"object": "chat.completion.chunk", "choices": []any{},
+		"usage": map[string]int{"prompt_tokens": prompt, "completion_tokens": completion, "total_tokens": prompt + completion}})
+	return string(b)
+}
+
+const (
+	roleChunk     = `{"object":"chat.completion.chunk","choices":[{"index":0,"delta":{"role":"assistant","content":""}}]}`
+	nullUsage     = `{"object":"chat.completion.chunk","choices":[{"index":0,"delta":{"content":""}}],"usage":null}`
+	malformed     = `{"object":"chat.completion.chunk","choices":[{"delta":{"content":"x"}`
+	doneEvent     = "[DONE]"
+	answerPerfOff = 1000
+)
+
+// completed builds a finished streaming request whose i-th response unit
+// arrived at perf time 1000+i.
+func completed(units ...string) engine.Completed {
+	rec := &sdk.RequestRecord{XRequestID: "req-1", ConversationID: "conv", Streaming: true, Status: 200}
+	for i, u := range units {
+		rec.Responses = append(rec.Responses, sdk.Response{PerfNs: int64(answerPerfOff + i), Data: []byte(u)})
+	}
+	return engine.Completed{Record: rec, Request: &engine.PreparedRequest{ConversationID: "conv", InputText: "the prompt", InputTokens: intp(2)}}
+}
+
+func concat(parts ...string) string { return strings.Join(parts, "") }
+
+func sumCounts(tok sdk.Tokenizer, parts ...string) int {
+	n := 0
+	for _, p := range parts {
+		n += tok.Count(p)
+	}
+	return n
+}
+
+func chunks(f func(string) string, parts ...string) []string {
+	out := make([]string, len(parts))
+	for i, p := range parts {
+		out[i] = f(p)
+	}
+	return out
+}
+
+func TestParseCountsTokens(t *testing.T) {
+	tok := tiktoken.New()
+	// Word pieces: the joined text is fewer tokens than the pieces counted
+	// one by one, so a per-chunk count (or a chunk count) is caught.
+	answer := []string{"Hel", "lo", " wor", "ld", " toge", "ther"}
+	thought := []string{"Let", " me", " th", "ink", " abo", "ut it"}
+	for _, parts := range [][]string{answer, thought} {
+		joined := tok.Count(concat(parts...))
+		if joined == sumCounts(tok, parts...) || joined == len(parts) {
+			t.Fatalf("test premise: %q joined is %d tokens, per-piece sum %d, %d pieces; all must differ",
+				parts, joined, sumCounts(tok, parts...), len(parts))
+		}
+	}
+	both := append(append([]string{roleChunk}, chunks(reasoningChunk, thought...)...), chunks(contentChunk, answer...)...)
+	cases := []struct {
+		name               string
+		units              []string
+		output, reasoning  *int // nil = absent
+		responses, content int
+	}{
+		{name: "answer only", units: append(append([]string{roleChunk}, chunks(contentChunk, answer...)...), usageChunk(2, 6), doneEvent),
+			output: intp(tok.Count(concat(answer...))), responses: len(answer) + 1, content: len(answer)},
+		{name: "reasoning then answer", units: append(both, doneEvent),
+			output: intp(tok.Count(concat(answer...))), reasoning: intp(tok.Count(concat(thought...))),
+			responses: len(answer) + len(thought), content: len(answer) + len(thought)},
+		{name: "reasoning only has zero output tokens", units: append(chunks(reasoningChunk, thought...), doneEvent),
+			output: intp(0), reasoning: intp(tok.Count(concat(thought...))), responses: len(thought), content: len(thought)},
+		{name: "no generated text", units: []string{roleChunk, nullUsage, doneEvent}},
+		{name: "usage only", units: []string{roleChunk, usageChunk(3, 0), doneEvent}, responses: 1},
+		{name: "no responses at all"},
+		{name: "non-streaming body", units: []string{`{"object":"chat.completion","choices":[{"message":{"role":"assistant","content":"Hello world together"}}],"usage":{"prompt_tokens":2,"completion_tokens":3}}`},
+			output: intp(tok.Count("Hello world together")), responses: 1, content: 1},
+	}
+	for _, c := range cases {
+		t.Run(c.name, func(t *testing.T) {
+			cm := completed(c.units...)
+			pr := Parse(chat.New(), tok, cm)
+			if pr.Record != cm.Record || pr.Record.Error != nil {
+				t.Fatalf("record %p error %+v", pr.Record, pr.Record.Error)
+			}
+			checkCount(t, "OutputTokens", pr.OutputTokens, c.output)
+			checkCount(t, "ReasoningTokens", pr.ReasoningTokens, c.reasoning)
+			if len(pr.Responses) != c.responses || len(pr.ContentResponses()) != c.content {
+				t.Errorf("%d responses (%d with content), want %d (%d)", len(pr.Responses), len(pr.ContentResponses()), c.responses, c.content)
+			}
+			// Each kept unit keeps its arrival time.
+			for _, r := range pr.Responses {
+				if r.PerfNs < answerPerfOff || r.PerfNs >= answerPerfOff+int64(len(c.units)) {
+					t.Errorf("response PerfNs %d is not one of the raw units'", r.PerfNs)
+				}
+			}
+			if pr.InputText != "the prompt" || pr.InputTokens == nil || *pr.InputTokens != 2 {
+				t.Errorf("input %q / %v not carried from the prepared request", pr.InputText, pr.InputTokens)
+			}
+		})
+	}
+}
+
+func checkCount(t *testing.T, name string, got, want *int) {
+	t.Helper()
+	switch {
+	case want == nil && got != nil:
+		t.Errorf("%s = %d, want absent", name, *got)
+	case want != nil && got == nil:
+		t.Errorf("%s absent, want %d", name, *want)
+	case want != nil && *got != *want:
+		t.Errorf("%s = %d, want %d", name, *got, *want)
+	}
+}
+
+func TestParseKeepsArrivalTimesInOrder(t *testing.T) {
+	pr := Parse(chat.New(), tiktoken.New(), completed(roleChunk, contentChunk("a"), contentChunk("b"), doneEvent, contentChunk("c")))
+	var got []int64
+	var text string
+	for _, r := range pr.ContentResponses() {
+		got = append(got, r.PerfNs)
+		text += r.Text
+	}
+	if want := []int64{answerPerfOff + 1, answerPerfOff + 2, answerPerfOff + 4}; len(got) != 3 || got[0] != want[0] || got[1] != want[1] || got[2] != want[2] {
+		t.Errorf("content PerfNs %v, want %v", got, want)
+	}
+	if text != "abc" {
+		t.Errorf("content text %q", text)
+	}
+}
+
+func TestParseLastUsageWins(t *testing.T) {
+	cases := []struct {
+		name       string
+		units      []string
+		completion *int
+	}{
+		{name: "single", units: []string{contentChunk("x"), usageChunk(4, 1)}, completion: intp(1)},
+		{name: "later replaces earlier", units: []string{usageChunk(4, 1), contentChunk("x"), usageChunk(4, 9)}, completion: intp(9)},
+		// "usage": null normalizes to no usage and does not erase the last one.
+		{name: "null usage after a real one", units: []string{usageChunk(4, 5), nullUsage, doneEvent}, completion: intp(5)},
+		{name: "no usage", units: []string{contentChunk("x"), nullUsage}},
+	}
+	for _, c := range cases {
+		t.Run(c.name, func(t *testing.T) {
+			pr := Parse(chat.New(), tiktoken.New(), completed(c.units...))
+			if c.completion == nil {
+				if pr.Usage != nil {
+					t.Errorf("Usage = %+v, want none", pr.Usage)
+				}
+				return
+			}
+			if pr.Usage == nil {
+				t.Fatal("Usage absent")
+			}
+			checkCount(t, "Usage.CompletionTokens", pr.Usage.CompletionTokens, c.completion)
+			checkCount(t, "Usage.PromptTokens", pr.Usage.PromptTokens, intp(4))
+		})
+	}
+}
+
+func TestParseMalformedUnit(t *testing.T) {
+	tok := tiktoken.New()
+	t.Run("turns a valid record into a parse error", func(t *testing.T) {
+		cm := completed(roleChunk, contentChunk("Hello"), malformed, contentChunk(" world"), usageChunk(2, 2), doneEvent)
+		pr := Parse(chat.New(), tok, cm)
+		err := pr.Record.Error
+		if err == nil || err.Type != "ResponseParseError" || !strings.HasPrefix(err.Message, "response 2: ") {
+			t.Fatalf("Error = %+v, want ResponseParseError on response 2", err)
+		}
+		if pr.Record.Valid() || cm.Record.Error != err {
+			t.Error("the parse error must mark the request record itself failed")
+		}
+		// Counts would be silently wrong, so none are given.
+		if pr.OutputTokens != nil || pr.ReasoningTokens != nil {
+			t.Errorf("token counts on a failed record: %v %v", pr.OutputTokens, pr.ReasoningTokens)
+		}
+		// The units that did parse are still there (for TTFT of errors, exports).
+		if n := len(pr.ContentResponses()); n != 2 {
+			t.Errorf("%d content responses kept, want 2", n)
+		}
+	})
+	t.Run("first malformed unit is the one reported", func(t *testing.T) {
+		pr := Parse(chat.New(), tok, completed(contentChunk("a"), malformed, `not json`))
+		if pr.Record.Error == nil || !strings.HasPrefix(pr.Record.Error.Message, "response 1: ") {
+			t.Errorf("Error = %+v, want the first malformed unit (1)", pr.Record.Error)
+		}
+	})
+	t.Run("keeps the error of an already failed record", func(t *testing.T) {
+		cm := completed(malformed, contentChunk("partial"))
+		orig := &sdk.ErrorDetails{Code: 500, Type: "Internal Server Error", Message: "boom"}
+		cm.Record.Error = orig
+		pr := Parse(chat.New(), tok, cm)
+		if pr.Record.Error != orig || *orig != (sdk.ErrorDetails{Code: 500, Type: "Internal Server Error", Message: "boom"}) {
+			t.Errorf("Error = %+v, want the original HTTP 500 untouched", pr.Record.Error)
+		}
+		if pr.OutputTokens != nil {
+			t.Errorf("OutputTokens = %d on a failed record", *pr.OutputTokens)
+		}
+	})
+}
+
+func TestParseWithoutTokenizer(t *testing.T) {
+	pr := Parse(chat.New(), nil, completed(reasoningChunk("hm"), contentChunk("answer")))
+	if pr.OutputTokens != nil || pr.ReasoningTokens != nil {
+		t.Errorf("counts without a tokenizer: %v %v", pr.OutputTokens, pr.ReasoningTokens)
+	}
+	if len(pr.ContentResponses()) != 2 || pr.Record.Error != nil {
+		t.Errorf("responses not parsed: %+v, %+v", pr.Responses, pr.Record.Error)
+	}
+}
+
+func TestParseUsesTheGivenEndpoint(t *testing.T) {
+	// A completions stream: chat's parser would see no content in it.
+	units := []string{`{"object":"text_completion","choices":[{"index":0,"text":"Hel"}]}`,
+		`{"object":"text_completion","choices":[{"index":0,"text":"lo"}]}`, doneEvent}
+	tok := tiktoken.New()
+	pr := Parse(completions.New(), tok, completed(units...))
+	checkCount(t, "OutputTokens", pr.OutputTokens, intp(tok.Count("Hello")))
+	if len(pr.ContentResponses()) != 2 {
+		t.Errorf("%d content responses, want 2", len(pr.ContentResponses()))
+	}
+}
