@@ -8,12 +8,34 @@ import (
 	"fmt"
 	"io"
 	"os"
+	"runtime/pprof"
 
 	"github.com/aiperf-go/aiperf/core/config"
 )
 
 func main() {
-	os.Exit(run(context.Background(), os.Args[1:], os.Stdout, os.Stderr))
+	os.Exit(profiled(func() int { return run(context.Background(), os.Args[1:], os.Stdout, os.Stderr) }))
+}
+
+// profiled writes a CPU profile of fn to $AIPERF_CPUPROFILE when set: the
+// way docs/PERFORMANCE.md finds where the client spends its cycles.
+func profiled(fn func() int) int {
+	path := os.Getenv("AIPERF_CPUPROFILE")
+	if path == "" {
+		return fn()
+	}
+	f, err := os.Create(path)
+	if err != nil {
+		fmt.Fprintln(os.Stderr, "AIPERF_CPUPROFILE:", err)
+		return 1
+	}
+	defer f.Close()
+	if err := pprof.StartCPUProfile(f); err != nil {
+		fmt.Fprintln(os.Stderr, "AIPERF_CPUPROFILE:", err)
+		return 1
+	}
+	defer pprof.StopCPUProfile()
+	return fn()
 }
 
 // exitError carries a specific exit status out of a command.
