@@ -34,17 +34,6 @@ func TestAppendStringMatchesEncodingJSON(t *testing.T) {
 	}
 }
 
-// roundTrip is s as encoding/json decodes its own encoding of it (invalid
-// UTF-8 replaced by U+FFFD).
-func roundTrip(t *testing.T, s string) string {
-	t.Helper()
-	var back string
-	if err := json.Unmarshal([]byte(stdJSON(t, s)), &back); err != nil {
-		t.Fatal(err)
-	}
-	return back
-}
-
 func TestAppendStringLiterals(t *testing.T) {
 	tests := []struct{ in, wantLiteral string }{
 		{"plain", `"plain"`},
