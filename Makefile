@@ -1,7 +1,7 @@
 # aiperf (Go). `make demo` and `make test` work on a fresh machine with Go.
 GO        ?= go
 BIN       := bin/aiperf
-STATICCHECK_VERSION := 2026.2.2
+STATICCHECK_VERSION := v0.8.2
 GOBIN_DIR := $(shell $(GO) env GOPATH)/bin
 
 .PHONY: all build test test-sdk vet lint staticcheck fmt demo bench clean

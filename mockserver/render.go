@@ -2,7 +2,8 @@ package mockserver
 
 import (
 	"strconv"
-	"unicode/utf8"
+
+	"github.com/aiperf-go/aiperf/internal/jsonenc"
 )
 
 // renderer appends pre-rendered response fragments. The per-request head
@@ -182,39 +183,6 @@ func (u usage) appendJSON(dst []byte) []byte {
 	return append(dst, "}}"...)
 }
 
-const hexDigits = "0123456789abcdef"
-
-// appendJSONString appends s as a JSON string literal. Invalid UTF-8 becomes
-// U+FFFD, like encoding/json.
-func appendJSONString(dst []byte, s string) []byte {
-	dst = append(dst, '"')
-	for i := 0; i < len(s); {
-		c := s[i]
-		if c < utf8.RuneSelf {
-			switch {
-			case c == '"' || c == '\\':
-				dst = append(dst, '\\', c)
-			case c == '\n':
-				dst = append(dst, '\\', 'n')
-			case c == '\r':
-				dst = append(dst, '\\', 'r')
-			case c == '\t':
-				dst = append(dst, '\\', 't')
-			case c < 0x20:
-				dst = append(dst, '\\', 'u', '0', '0', hexDigits[c>>4], hexDigits[c&0xf])
-			default:
-				dst = append(dst, c)
-			}
-			i++
-			continue
-		}
-		r, size := utf8.DecodeRuneInString(s[i:])
-		if r == utf8.RuneError && size == 1 {
-			dst = append(dst, `\ufffd`...)
-		} else {
-			dst = append(dst, s[i:i+size]...)
-		}
-		i += size
-	}
-	return append(dst, '"')
-}
+// appendJSONString appends s as a JSON string literal (invalid UTF-8
+// becomes U+FFFD, like encoding/json).
+func appendJSONString(dst []byte, s string) []byte { return jsonenc.AppendString(dst, s) }

@@ -34,6 +34,10 @@ type Server struct {
 	seq                atomic.Uint64
 	created            int64
 
+	// active counts requests inside a handler, so Shutdown can wait for
+	// them without waiting on connections that never sent a request.
+	active atomic.Int64
+
 	mu       sync.Mutex
 	httpSrv  *http.Server
 	cancel   context.CancelFunc
@@ -102,7 +106,7 @@ func (s *Server) Start() (string, error) {
 	// in-flight generations that outlive its deadline.
 	base, cancel := context.WithCancel(context.Background())
 	s.httpSrv = &http.Server{
-		Handler:           s.handler,
+		Handler:           s.countActive(s.handler),
 		ReadHeaderTimeout: 10 * time.Second,
 		ReadTimeout:       60 * time.Second,
 		// No WriteTimeout: a slow stream (large output × ITL) may
@@ -122,8 +126,20 @@ func (s *Server) Start() (string, error) {
 	return ln.Addr().String(), nil
 }
 
+func (s *Server) countActive(h http.Handler) http.Handler {
+	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		s.active.Add(1)
+		defer s.active.Add(-1)
+		h.ServeHTTP(w, r)
+	})
+}
+
 // Shutdown stops accepting connections and waits for in-flight requests
 // until ctx ends; then it cancels the remaining ones and closes.
+//
+// It waits on requests, not connections: http.Server.Shutdown treats a
+// freshly accepted connection that has not sent a request yet as busy for
+// 5 s (a client's spare dial does this), which would stall every shutdown.
 func (s *Server) Shutdown(ctx context.Context) error {
 	s.mu.Lock()
 	srv, cancel, errc := s.httpSrv, s.cancel, s.serveErr
@@ -131,12 +147,26 @@ func (s *Server) Shutdown(ctx context.Context) error {
 	if srv == nil {
 		return nil
 	}
-	err := srv.Shutdown(ctx)
-	if err != nil {
-		cancel()
-		_ = srv.Close()
+	// Shutdown closes the listeners and idle connections at once; it returns
+	// when Close below drops whatever is left.
+	stopped := make(chan struct{})
+	go func() {
+		_ = srv.Shutdown(ctx)
+		close(stopped)
+	}()
+	var err error
+	tick := time.NewTicker(2 * time.Millisecond)
+	defer tick.Stop()
+	for s.active.Load() > 0 && err == nil {
+		select {
+		case <-ctx.Done():
+			err = ctx.Err()
+		case <-tick.C:
+		}
 	}
 	cancel()
+	_ = srv.Close()
+	<-stopped
 	if serveErr := <-errc; serveErr != nil {
 		errc <- serveErr // keep it for a repeated Shutdown
 		return fmt.Errorf("mockserver: serve: %w", serveErr)

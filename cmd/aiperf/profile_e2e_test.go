@@ -19,25 +19,11 @@ import (
 	"time"
 
 	"github.com/aiperf-go/aiperf/mockserver"
+	"github.com/aiperf-go/aiperf/mockserver/mocktest"
 )
 
 func startMock(t *testing.T, cfg mockserver.Config) string {
-	t.Helper()
-	cfg.Host = "127.0.0.1"
-	srv, err := mockserver.New(cfg)
-	if err != nil {
-		t.Fatal(err)
-	}
-	addr, err := srv.Start()
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() {
-		ctx, cancel := context.WithTimeout(context.Background(), 5*time.Second)
-		defer cancel()
-		_ = srv.Shutdown(ctx)
-	})
-	return "http://" + strings.TrimPrefix(addr, "http://")
+	return mocktest.Start(t, cfg)
 }
 
 type profileRun struct {
@@ -275,16 +261,7 @@ func TestProfileAllFailedExitsOne(t *testing.T) {
 }
 
 func TestProfileConfigErrorsSendNothing(t *testing.T) {
-	srv, err := mockserver.New(mockserver.Config{Host: "127.0.0.1", Fast: true})
-	if err != nil {
-		t.Fatal(err)
-	}
-	addr, err := srv.Start()
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer srv.Shutdown(context.Background())
-	url := "http://" + strings.TrimPrefix(addr, "http://")
+	url := startMock(t, mockserver.Config{Fast: true})
 	cases := []struct {
 		args []string
 		want string

@@ -16,6 +16,7 @@ import (
 
 	"github.com/aiperf-go/aiperf/core/transport"
 	"github.com/aiperf-go/aiperf/mockserver"
+	"github.com/aiperf-go/aiperf/mockserver/mocktest"
 	sdk "github.com/aiperf-go/aiperf/plugin-sdk"
 	"github.com/aiperf-go/aiperf/plugins/builtin/endpoint/chat"
 	"github.com/aiperf-go/aiperf/registry"
@@ -209,21 +210,7 @@ func TestNewLoggerWritesTheLogFile(t *testing.T) {
 // --- Profile, end to end within the package ----------------------------------
 
 func startMock(t *testing.T) string {
-	t.Helper()
-	srv, err := mockserver.New(mockserver.Config{Host: "127.0.0.1", Fast: true})
-	if err != nil {
-		t.Fatal(err)
-	}
-	addr, err := srv.Start()
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() {
-		ctx, cancel := context.WithTimeout(context.Background(), 5*time.Second)
-		defer cancel()
-		_ = srv.Shutdown(ctx)
-	})
-	return "http://" + addr
+	return mocktest.Start(t, mockserver.Config{Fast: true})
 }
 
 // served is the number of successful requests the mock answered.

@@ -17,6 +17,7 @@ import (
 
 	"github.com/aiperf-go/aiperf/core/transport"
 	"github.com/aiperf-go/aiperf/mockserver"
+	"github.com/aiperf-go/aiperf/mockserver/mocktest"
 	sdk "github.com/aiperf-go/aiperf/plugin-sdk"
 	"github.com/aiperf-go/aiperf/plugins/builtin/endpoint/chat"
 	"github.com/aiperf-go/aiperf/plugins/builtin/timing/concurrency"
@@ -114,24 +115,7 @@ func TestShuffleSamplerConcurrentDrawsStayBalanced(t *testing.T) {
 // --- engine against the real mock server ------------------------------------
 
 func startMock(t *testing.T, cfg mockserver.Config) string {
-	t.Helper()
-	cfg.Host = "127.0.0.1"
-	srv, err := mockserver.New(cfg)
-	if err != nil {
-		t.Fatal(err)
-	}
-	addr, err := srv.Start()
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() {
-		ctx, cancel := context.WithTimeout(context.Background(), 5*time.Second)
-		defer cancel()
-		if err := srv.Shutdown(ctx); err != nil {
-			t.Errorf("mock shutdown: %v", err)
-		}
-	})
-	return "http://" + addr
+	return mocktest.Start(t, cfg)
 }
 
 // servedRequests sums a counter family on the mock's /metrics page.

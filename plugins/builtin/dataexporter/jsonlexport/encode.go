@@ -8,7 +8,7 @@ import (
 	"strconv"
 
 	sdk "github.com/aiperf-go/aiperf/plugin-sdk"
-	"github.com/aiperf-go/aiperf/plugins/builtin/internal/jsonenc"
+	"github.com/aiperf-go/aiperf/internal/jsonenc"
 	"github.com/aiperf-go/aiperf/plugins/builtin/internal/pyfmt"
 )
 

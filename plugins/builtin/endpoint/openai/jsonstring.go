@@ -1,6 +1,6 @@
 package openai
 
-import "github.com/aiperf-go/aiperf/plugins/builtin/internal/jsonenc"
+import "github.com/aiperf-go/aiperf/internal/jsonenc"
 
 // AppendString appends s as a quoted JSON string. The output equals
 // encoding/json's with SetEscapeHTML(false): <, > and & are NOT escaped (the
