@@ -7,8 +7,8 @@ import (
 	"slices"
 	"strconv"
 
-	sdk "github.com/aiperf-go/aiperf/plugin-sdk"
 	"github.com/aiperf-go/aiperf/internal/jsonenc"
+	sdk "github.com/aiperf-go/aiperf/plugin-sdk"
 	"github.com/aiperf-go/aiperf/plugins/builtin/internal/pyfmt"
 )
 
