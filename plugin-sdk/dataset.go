@@ -54,3 +54,20 @@ type Tokenizer interface {
 	// Count returns len(Encode(text)) without materializing the ids.
 	Count(text string) int
 }
+
+// TokenizerSource names a tokenizer to load: a local tokenizer.json file, a
+// directory holding one, or a Hugging Face hub repository id.
+type TokenizerSource struct {
+	// Name is what the user gave (--tokenizer, or the first --model).
+	Name     string
+	Revision string
+	// TrustRemoteCode is accepted for AIPerf compatibility; a tokenizer.json
+	// never needs remote code.
+	TrustRemoteCode bool
+}
+
+// TokenizerLoader is implemented by tokenizer plugins that load a vocabulary
+// named at run time (category tokenizer), as opposed to a fixed built-in one.
+type TokenizerLoader interface {
+	Load(ctx context.Context, src TokenizerSource) (Tokenizer, error)
+}
