@@ -28,6 +28,7 @@
 //	api_key                     --api-key                       str   (secret)
 //	request_timeout_seconds     --request-timeout-seconds       float [21600]
 //	use_legacy_max_tokens       --use-legacy-max-tokens         bool
+//	use_server_token_count      --use-server-token-count        bool
 //	extra_inputs                --extra-inputs                  list of "k:v" / JSON, or a mapping
 //	header                      -H --header                     list of "Name:Value" / JSON, or a mapping
 //	random_seed                 --random-seed                   int
@@ -41,6 +42,8 @@
 //	profile_export_prefix       --profile-export-prefix --profile-export-file  str
 //	export_level                --export-level --profile-export-level  summary|records|raw [records]
 //	tokenizer                   --tokenizer                     str
+//	tokenizer_revision          --tokenizer-revision            str   [main]
+//	tokenizer_trust_remote_code --tokenizer-trust-remote-code   bool
 //	concurrency                 --concurrency                   int   [1 without a rate]
 //	request_count               --request-count --num-requests  int   [max(10, 2*concurrency)]
 //	warmup_request_count        --warmup-request-count --num-warmup-requests  int

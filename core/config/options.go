@@ -86,6 +86,9 @@ const (
 	keyExtraInputs        = "extra_inputs"
 	keyRequestTimeout     = "request_timeout_seconds"
 	keyLegacyMaxTokens    = "use_legacy_max_tokens"
+	keyServerTokenCount   = "use_server_token_count"
+	keyTokenizerRevision  = "tokenizer_revision"
+	keyTokenizerTrust     = "tokenizer_trust_remote_code"
 	keyConcurrency        = "concurrency"
 	keyRequestCount       = "request_count"
 	keyWarmupRequestCount = "warmup_request_count"
@@ -134,6 +137,8 @@ var options = []*option{
 		usage: "API authentication key, sent as \"Authorization: Bearer <api_key>\". Never written to logs or artifacts."},
 	{key: keyLegacyMaxTokens, names: []string{"use-legacy-max-tokens"}, group: GroupEndpoint, kind: kindBool, def: false,
 		usage: "Use the legacy 'max_tokens' field instead of 'max_completion_tokens' in request payloads."},
+	{key: keyServerTokenCount, names: []string{"use-server-token-count"}, group: GroupEndpoint, kind: kindBool, def: false,
+		usage: "Take ISL/OSL/reasoning token counts from the server's usage fields instead of client-side tokenization (stream_options.include_usage is requested automatically). Counts stay absent when the server reports no usage."},
 
 	// Input
 	{key: keyExtraInputs, names: []string{"extra-inputs"}, group: GroupInput, kind: kindPairs,
@@ -171,7 +176,11 @@ var options = []*option{
 
 	// Tokenizer
 	{key: keyTokenizer, names: []string{"tokenizer"}, group: GroupTokenizer, kind: kindString, defHelp: "chosen by the application",
-		usage: "Tokenizer identifier or local path used for token counting."},
+		usage: "Tokenizer for token counting and exact-length prompts: \"builtin\" (o200k_base, offline), a local tokenizer.json or a directory holding one, or a Hugging Face repo id (downloaded once into the HF cache; HF_TOKEN for gated repos, HF_HUB_OFFLINE=1 to use only the cache). Defaults to the first --model."},
+	{key: keyTokenizerRevision, names: []string{"tokenizer-revision"}, group: GroupTokenizer, kind: kindString, def: "main",
+		usage: "Hugging Face revision (branch, tag or commit hash) to load the tokenizer from; pin a commit for reproducible counts."},
+	{key: keyTokenizerTrust, names: []string{"tokenizer-trust-remote-code"}, group: GroupTokenizer, kind: kindBool, def: false,
+		usage: "Accepted for AIPerf compatibility. aiperf reads tokenizer.json, which never runs remote code, so this changes nothing."},
 
 	// Load Generator
 	{key: keyConcurrency, names: []string{"concurrency"}, group: GroupLoadGenerator, kind: kindInt, defHelp: "1 when no request rate is given",

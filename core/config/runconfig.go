@@ -15,6 +15,7 @@ type RunConfig struct {
 	APIKey                string   `koanf:"api_key"`
 	RequestTimeoutSeconds float64  `koanf:"request_timeout_seconds"`
 	UseLegacyMaxTokens    bool     `koanf:"use_legacy_max_tokens"`
+	UseServerTokenCount   bool     `koanf:"use_server_token_count"`
 
 	// Input. Header and ExtraInputsRaw keep the raw items; use Headers() and
 	// ExtraInputs() for the parsed maps.
@@ -37,7 +38,9 @@ type RunConfig struct {
 	ExportLevel         string `koanf:"export_level"`
 
 	// Tokenizer is empty when unset: the application decides.
-	Tokenizer string `koanf:"tokenizer"`
+	Tokenizer                string `koanf:"tokenizer"`
+	TokenizerRevision        string `koanf:"tokenizer_revision"`
+	TokenizerTrustRemoteCode bool   `koanf:"tokenizer_trust_remote_code"`
 
 	// Load generator
 	Concurrency        *int `koanf:"concurrency"`
