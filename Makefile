@@ -1,31 +1,53 @@
-# aiperf (Go). `make demo` and `make test` work on a fresh machine with Go.
+# aiperf (Go). `make demo` works on a fresh machine with only Go; `make test`
+# also builds the Rust tokenizer library (cargo, from crates.io) once.
 GO        ?= go
 BIN       := bin/aiperf
 STATICCHECK_VERSION := v0.8.2
 GOBIN_DIR := $(shell $(GO) env GOPATH)/bin
+HAVE_CARGO := $(shell command -v cargo 2>/dev/null)
 
-.PHONY: all build test test-sdk vet lint staticcheck fmt demo bench clean
+# Builds with Hugging Face tokenizer support link libtokenizers.a.
+HF_ENV    = CGO_LDFLAGS="-L$(TOKENIZERS_LIB_DIR)"
+TEST_ENV  = $(HF_ENV) AIPERF_REQUIRE_TESTDATA=1 AIPERF_QWEN3_TOKENIZER=$(TESTDATA_DIR)/qwen3/tokenizer.json
+
+.PHONY: all build build-hf build-purego test vet lint staticcheck fmt demo bench clean
 
 all: build
 
-build:
+# With cargo: Hugging Face tokenizers included (-tags hf). Without: the
+# pure-Go binary, where --tokenizer <hf name> explains how to get support.
+ifneq ($(HAVE_CARGO),)
+build: build-hf
+else
+build: build-purego
+	@echo "note: cargo not found; built without Hugging Face tokenizer support (see README)"
+endif
+
+build-hf: tokenizers-lib
+	$(HF_ENV) $(GO) build -tags hf -o $(BIN) ./cmd/aiperf
+
+build-purego:
 	$(GO) build -o $(BIN) ./cmd/aiperf
 
-# The whole suite: root module, then the plugin-sdk module, then vet and the
-# manifest check. Tests run the real mock server over loopback.
-test: vet
-	$(GO) test -count=1 ./...
+# The whole suite with Hugging Face support and the real Qwen3 tokenizer, the
+# pure-Go build's own tests, the plugin-sdk module, and the manifest check.
+# Tests run the real mock server over loopback.
+test: vet tokenizers-lib testdata
+	$(TEST_ENV) $(GO) test -tags hf -count=1 ./...
+	$(GO) test -count=1 ./plugins/builtin/tokenizer/hf/ ./core/app/
 	cd plugin-sdk && $(GO) test -count=1 ./...
-	$(GO) run ./cmd/aiperf plugins --validate
+	$(HF_ENV) $(GO) run -tags hf ./cmd/aiperf plugins --validate
 
-vet:
+vet: tokenizers-lib
 	@test -z "$$(gofmt -l $$(git ls-files '*.go' 2>/dev/null || find . -name '*.go'))" || (gofmt -l . && echo "gofmt needed" && exit 1)
 	$(GO) vet ./...
+	$(HF_ENV) $(GO) vet -tags hf ./...
 	cd plugin-sdk && $(GO) vet ./...
 
-staticcheck:
+staticcheck: tokenizers-lib
 	$(GO) install honnef.co/go/tools/cmd/staticcheck@$(STATICCHECK_VERSION)
 	$(GOBIN_DIR)/staticcheck ./...
+	$(HF_ENV) $(GOBIN_DIR)/staticcheck -tags hf ./...
 	cd plugin-sdk && $(GOBIN_DIR)/staticcheck ./...
 
 lint: vet staticcheck
@@ -39,9 +61,25 @@ demo: build
 	./scripts/demo.sh $(BIN)
 
 # Throughput scenarios against `mock-server --fast`; see docs/PERFORMANCE.md.
-bench: build
-	./scripts/bench.sh $(BIN)
-	$(GO) test -run '^$$' -bench . -benchmem ./core/... ./plugins/... ./mockserver/...
+bench: build testdata
+	QWEN3_TOKENIZER=$(TESTDATA_DIR)/qwen3/tokenizer.json ./scripts/bench.sh $(BIN)
+	$(TEST_ENV) $(GO) test -tags hf -run '^$$' -bench . -benchmem ./core/... ./plugins/... ./mockserver/...
 
 clean:
 	rm -rf bin artifacts
+
+# Hugging Face tokenizer support (the `hf` plugin, cgo + Rust): libtokenizers.a
+# for github.com/daulet/tokenizers, built once with cargo and cached. Link with
+# CGO_LDFLAGS=-L$(TOKENIZERS_LIB_DIR) and -tags hf.
+TOKENIZERS_VERSION ?= 1.22.1
+TOKENIZERS_LIB_DIR ?= $(CURDIR)/.cache/tokenizers-v$(TOKENIZERS_VERSION)/lib
+# Test data (Qwen3 tokenizer.json, pinned by sha256) for the hf plugin tests.
+TESTDATA_DIR ?= $(CURDIR)/.cache/testdata
+
+.PHONY: tokenizers-lib testdata
+
+tokenizers-lib:
+	GO=$(GO) TOKENIZERS_VERSION=$(TOKENIZERS_VERSION) TOKENIZERS_LIB_DIR=$(TOKENIZERS_LIB_DIR) ./scripts/build-tokenizers.sh
+
+testdata:
+	TESTDATA_DIR=$(TESTDATA_DIR) ./scripts/fetch-testdata.sh
