@@ -12,7 +12,10 @@ import (
 	"syscall"
 	"time"
 
+	"github.com/aiperf-go/aiperf/core/app"
 	"github.com/aiperf-go/aiperf/mockserver"
+	sdk "github.com/aiperf-go/aiperf/plugin-sdk"
+	"github.com/aiperf-go/aiperf/registry"
 	"github.com/spf13/cobra"
 	"github.com/spf13/pflag"
 )
@@ -63,7 +66,7 @@ func newMockServerCmd() *cobra.Command {
 	f.BoolVarP(&o.fast, "fast", "f", false, "No delays at all; write each stream in one flush (throughput mode)")
 	f.Float64Var(&o.errorRate, "error-rate", 0, "Percentage (0-100) of inference requests answered with HTTP 500")
 	f.Int64Var(&o.randomSeed, "random-seed", 0, "Seed of the error-injection sequence")
-	f.StringVar(&o.tokenizer, "tokenizer", "builtin", "Tokenizer for token counts and output text (only \"builtin\", tiktoken o200k_base, for now)")
+	f.StringVar(&o.tokenizer, "tokenizer", "builtin", "Tokenizer for token counts and output text: builtin (o200k_base), a tokenizer.json path, or a Hugging Face repo id")
 	f.StringVar(&o.logLevel, "log-level", "INFO", "Log level: DEBUG, INFO, WARNING or ERROR")
 	return cmd
 }
@@ -90,6 +93,11 @@ func applyMockServerEnv(fs *pflag.FlagSet, lookup func(string) (string, bool)) e
 func runMockServer(ctx context.Context, o mockServerOptions, stdout, stderr io.Writer) error {
 	cfg, level, err := o.config()
 	if err != nil {
+		return err
+	}
+	// The mock's output lengths and usage are exact in the tokenizer the
+	// client will count with, resolved exactly as `aiperf profile` does.
+	if cfg.Tokenizer, err = mockTokenizer(ctx, o.tokenizer); err != nil {
 		return err
 	}
 	logger := slog.New(slog.NewTextHandler(stderr, &slog.HandlerOptions{Level: level}))
@@ -123,8 +131,8 @@ func (o mockServerOptions) config() (mockserver.Config, slog.Level, error) {
 	if err != nil {
 		return cfg, 0, err
 	}
-	if o.tokenizer != "builtin" {
-		return cfg, 0, fmt.Errorf("--tokenizer: tokenizer %s needs Hugging Face support (not built yet); use --tokenizer builtin", o.tokenizer)
+	if strings.TrimSpace(o.tokenizer) == "" {
+		return cfg, 0, fmt.Errorf("--tokenizer must name a tokenizer (builtin, a tokenizer.json path or a Hugging Face repo id)")
 	}
 	ttft, err := millis("--ttft", o.ttftMs)
 	if err != nil {
@@ -172,4 +180,25 @@ func parseMockLogLevel(s string) (slog.Level, error) {
 		return slog.LevelError, nil
 	}
 	return 0, fmt.Errorf("--log-level: unknown level %q (want DEBUG, INFO, WARNING or ERROR)", s)
+}
+
+// mockTokenizer resolves --tokenizer through the plugin registry; nil means
+// the server's default (builtin).
+func mockTokenizer(ctx context.Context, name string) (sdk.Tokenizer, error) {
+	if registry.Normalize(name) == "builtin" {
+		return nil, nil
+	}
+	reg, err := app.NewRegistry()
+	if err != nil {
+		return nil, err
+	}
+	loader, err := registry.Get[sdk.TokenizerLoader](reg, sdk.CategoryTokenizer, "hf")
+	if err != nil {
+		return nil, fmt.Errorf("--tokenizer: %w", err)
+	}
+	tok, err := loader.Load(ctx, sdk.TokenizerSource{Name: name, Revision: "main"})
+	if err != nil {
+		return nil, fmt.Errorf("--tokenizer: %w", err) // the loader's error names the tokenizer
+	}
+	return tok, nil
 }

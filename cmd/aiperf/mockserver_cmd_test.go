@@ -19,8 +19,7 @@ func TestMockServerOptionsConfig(t *testing.T) {
 		edit    func(*mockServerOptions)
 		wantErr string
 	}{
-		{"HF tokenizer not built yet", func(o *mockServerOptions) { o.tokenizer = "gpt2" },
-			"tokenizer gpt2 needs Hugging Face support (not built yet); use --tokenizer builtin"},
+		{"empty tokenizer", func(o *mockServerOptions) { o.tokenizer = " " }, "--tokenizer must name a tokenizer"},
 		{"negative ttft", func(o *mockServerOptions) { o.ttftMs = -1 }, "--ttft must be a non-negative"},
 		{"infinite itl", func(o *mockServerOptions) { o.itlMs = math.Inf(1) }, "--itl"},
 		{"port too large", func(o *mockServerOptions) { o.port = 65536 }, "--port"},
@@ -74,14 +73,20 @@ func TestMockServerFlagsAndEnv(t *testing.T) {
 	}
 }
 
-func TestMockServerCommandRejectsTokenizer(t *testing.T) {
+// A tokenizer that cannot be loaded stops the mock before it listens, with
+// or without Hugging Face support compiled in.
+func TestMockServerCommandRejectsMissingTokenizer(t *testing.T) {
 	cmd := newMockServerCmd()
-	cmd.SetArgs([]string{"--tokenizer", "meta-llama/Llama-3.1-8B"})
-	cmd.SetOut(io.Discard)
+	cmd.SetArgs([]string{"--tokenizer", "./no/such/tokenizer.json", "--port", "0"})
+	var out bytes.Buffer
+	cmd.SetOut(&out)
 	cmd.SetErr(io.Discard)
 	err := cmd.ExecuteContext(context.Background())
-	if err == nil || !strings.Contains(err.Error(), "tokenizer meta-llama/Llama-3.1-8B needs Hugging Face support") {
+	if err == nil || !strings.HasPrefix(err.Error(), "--tokenizer: ") || !strings.Contains(err.Error(), "./no/such/tokenizer.json") {
 		t.Fatalf("err = %v", err)
+	}
+	if strings.Contains(out.String(), "listening") {
+		t.Errorf("the mock started despite the bad tokenizer: %s", out.String())
 	}
 }
 

@@ -52,7 +52,7 @@ type jsonlRecord struct {
 func profile(t *testing.T, args ...string) *profileRun {
 	t.Helper()
 	dir := t.TempDir()
-	full := append([]string{"profile", "--artifact-dir", dir, "--ui", "none", "--random-seed", "42"}, args...)
+	full := append([]string{"profile", "--artifact-dir", dir, "--ui", "none", "--random-seed", "42", "--tokenizer", "builtin"}, args...)
 	var stdout, stderr bytes.Buffer
 	code := run(context.Background(), full, &stdout, &stderr)
 	r := &profileRun{code: code, stdout: stdout.String(), stderr: stderr.String(), dir: dir}

@@ -24,7 +24,7 @@ func Profile(ctx context.Context, reg *registry.Registry, s *Settings, stdout, s
 	var runner *Runner
 	fxApp := fx.New(
 		fx.NopLogger,
-		fx.Supply(reg, s, fx.Annotate(stderr, fx.As(new(io.Writer)))),
+		fx.Supply(reg, s, fx.Annotate(stderr, fx.As(new(io.Writer))), fx.Annotate(ctx, fx.As(new(context.Context)))),
 		fx.Provide(
 			NewLogger,
 			NewEndpoint,

@@ -1,6 +1,7 @@
 package app
 
 import (
+	"context"
 	"fmt"
 	"io"
 	"log/slog"
@@ -35,23 +36,34 @@ func NewEndpoint(reg *registry.Registry, s *Settings) (sdk.Endpoint, error) {
 	return ep, nil
 }
 
-// NewTokenizer resolves --tokenizer. Only the builtin tokenizer exists in
-// this build; when --tokenizer is not given it is used for every model.
-func NewTokenizer(reg *registry.Registry, s *Settings, log *slog.Logger) (sdk.Tokenizer, error) {
-	name := s.TokenizerName
-	if name == "" {
-		log.Info("no --tokenizer given: counting tokens with the builtin o200k_base tokenizer")
-		name = "builtin"
+// NewTokenizer resolves --tokenizer (default: the first model): "builtin"
+// is the embedded o200k_base tokenizer; anything else is loaded by the "hf"
+// plugin from a local tokenizer.json or the Hugging Face hub. A missing,
+// gated or malformed tokenizer fails here, before any request is sent.
+func NewTokenizer(ctx context.Context, reg *registry.Registry, s *Settings, log *slog.Logger) (sdk.Tokenizer, error) {
+	src := s.Tokenizer
+	if src.Name == "" {
+		return nil, fmt.Errorf("--tokenizer: no tokenizer and no model name given")
 	}
-	if registry.Normalize(name) != "builtin" {
-		if _, err := os.Stat(name); err == nil || strings.Contains(name, "/") {
-			return nil, fmt.Errorf("--tokenizer %q: Hugging Face tokenizers are not available in this build; use --tokenizer builtin", name)
-		}
+	if registry.Normalize(src.Name) == "builtin" {
+		return registry.Get[sdk.Tokenizer](reg, sdk.CategoryTokenizer, "builtin")
 	}
-	tok, err := registry.Get[sdk.Tokenizer](reg, sdk.CategoryTokenizer, name)
+	if src.TrustRemoteCode {
+		log.Info("--tokenizer-trust-remote-code has no effect: tokenizer.json never runs remote code")
+	}
+	loader, err := registry.Get[sdk.TokenizerLoader](reg, sdk.CategoryTokenizer, "hf")
 	if err != nil {
 		return nil, fmt.Errorf("--tokenizer: %w", err)
 	}
+	tok, err := loader.Load(ctx, src)
+	if err != nil {
+		// The loader's error names the tokenizer and the cause.
+		if !strings.Contains(err.Error(), "--tokenizer builtin") {
+			err = fmt.Errorf("%w; or use --tokenizer builtin to count with o200k_base", err)
+		}
+		return nil, fmt.Errorf("--tokenizer: %w", err)
+	}
+	log.Info("tokenizer loaded", "tokenizer", src.Name, "revision", src.Revision)
 	return tok, nil
 }
 

@@ -51,16 +51,21 @@ func FromConfig(cfg *config.RunConfig, serviceKind string, args []string) (*Sett
 			OutputTokensStddev: cfg.OutputTokensStddev,
 			RandomSeed:         seed,
 		},
-		TokenizerName: cfg.Tokenizer,
-		Seed:          seed,
-		ArtifactDir:   cfg.ArtifactDirectory(serviceKind),
-		Files:         cfg.ExportFiles(),
-		ExportLevel:   cfg.ExportLevel,
-		Goodput:       cfg.Goodput,
-		UI:            cfg.UIType,
-		LogLevel:      level,
-		InputConfig:   cfg.Redacted(),
-		CLICommand:    cfg.CLICommand(args),
+		Tokenizer: sdk.TokenizerSource{
+			Name:            tokenizerName(cfg),
+			Revision:        cfg.TokenizerRevision,
+			TrustRemoteCode: cfg.TokenizerTrustRemoteCode,
+		},
+		UseServerTokenCount: cfg.UseServerTokenCount,
+		Seed:                seed,
+		ArtifactDir:         cfg.ArtifactDirectory(serviceKind),
+		Files:               cfg.ExportFiles(),
+		ExportLevel:         cfg.ExportLevel,
+		Goodput:             cfg.Goodput,
+		UI:                  cfg.UIType,
+		LogLevel:            level,
+		InputConfig:         cfg.Redacted(),
+		CLICommand:          cfg.CLICommand(args),
 	}, nil
 }
 
@@ -92,4 +97,16 @@ func parseLevel(name string) (slog.Level, error) {
 		return slog.LevelError, nil
 	}
 	return 0, fmt.Errorf("--log-level %q is not valid", name)
+}
+
+// tokenizerName is --tokenizer, or the first model name as in AIPerf (the
+// server's own tokenizer gives the counts users can trust).
+func tokenizerName(cfg *config.RunConfig) string {
+	if cfg.Tokenizer != "" {
+		return cfg.Tokenizer
+	}
+	if len(cfg.ModelNames) > 0 {
+		return cfg.ModelNames[0]
+	}
+	return ""
 }

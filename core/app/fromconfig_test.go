@@ -72,9 +72,9 @@ func TestFromConfigEveryField(t *testing.T) {
 		WarmupRequestCount: 2,
 		Dataset: sdk.DatasetOptions{Models: models, NumEntries: 7, InputTokensMean: 64, InputTokensStddev: 4,
 			OutputTokensMean: 16, OutputTokensStddev: 2, RandomSeed: 99},
-		TokenizerName: "builtin",
-		Seed:          99,
-		ArtifactDir:   dir,
+		Tokenizer:   sdk.TokenizerSource{Name: "builtin", Revision: "main"},
+		Seed:        99,
+		ArtifactDir: dir,
 		Files: sdk.ArtifactFiles{SummaryJSON: "run1.json", SummaryCSV: "run1.csv", RecordsJSONL: "run1.jsonl",
 			Inputs: "inputs.json", Log: filepath.Join("logs", "aiperf.log")},
 		ExportLevel: "raw",
@@ -116,7 +116,9 @@ func TestFromConfigDefaults(t *testing.T) {
 		{"Dataset.NumEntries", s.Dataset.NumEntries, 100},
 		// No --osl: the composer leaves the output length to the server.
 		{"Dataset.OutputTokensMean", s.Dataset.OutputTokensMean, 0},
-		{"TokenizerName", s.TokenizerName, ""},
+		// No --tokenizer: the first model's own tokenizer, as in AIPerf.
+		{"Tokenizer", s.Tokenizer, sdk.TokenizerSource{Name: "org/m", Revision: "main"}},
+		{"UseServerTokenCount", s.UseServerTokenCount, false},
 		{"UserHeaders", len(s.UserHeaders), 0},
 		{"ExtraInputs", len(s.ExtraInputs), 0},
 		{"ExportLevel", s.ExportLevel, "records"},

@@ -65,7 +65,7 @@ func (r *Runner) Run(ctx context.Context) (*Outcome, error) {
 	}
 	reqs, inputs, err := engine.Prepare(r.Endpoint, convs, engine.PrepareOptions{
 		Models: s.Models, Streaming: r.RunInfo.Streaming, UseLegacyMaxTokens: s.LegacyMaxToks,
-		ExtraInputs: s.ExtraInputs, Tokenizer: r.Tokenizer,
+		ExtraInputs: s.ExtraInputs, Tokenizer: r.Tokenizer, IncludeUsage: s.UseServerTokenCount,
 	})
 	if err != nil {
 		return nil, err
@@ -86,14 +86,18 @@ func (r *Runner) Run(ctx context.Context) (*Outcome, error) {
 	}
 	pipe := records.NewPipeline(records.Config{
 		Endpoint: r.Endpoint, Tokenizer: r.Tokenizer, Processors: r.Outputs.Processors,
-		Accumulators: r.Outputs.Accumulators, Sinks: sinks, Logger: r.Log,
+		Accumulators: r.Outputs.Accumulators, Sinks: sinks, Logger: r.Log, TokenSource: tokenSource(s),
 	})
 
 	r.UI.Start(ctx, eng)
 	runErr := r.runPhases(ctx, eng, pipe)
 	r.UI.Stop()
 
+	// How long record processing (parsing, token counting, metrics) trails
+	// the last response: near zero means it kept up with the send rate.
+	drainStart := time.Now()
 	pipeErr := pipe.Close()
+	r.Log.Info("record processing drained", "records", pipe.Records(), "lag_after_last_response", time.Since(drainStart).Round(time.Microsecond))
 	for _, sink := range sinks {
 		if err := sink.Close(); err != nil {
 			pipeErr = errors.Join(pipeErr, fmt.Errorf("close record sink %T: %w", sink, err))
@@ -271,4 +275,11 @@ func ensureDir(dir string) error {
 		return fmt.Errorf("create artifact directory %s: %w", dir, err)
 	}
 	return nil
+}
+
+func tokenSource(s *Settings) records.TokenSource {
+	if s.UseServerTokenCount {
+		return records.ServerUsage
+	}
+	return records.ClientTokenizer
 }

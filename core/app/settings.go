@@ -26,9 +26,11 @@ type Settings struct {
 	RequestCount       int
 	WarmupRequestCount int
 
-	Dataset       sdk.DatasetOptions
-	TokenizerName string
-	Seed          int64
+	Dataset sdk.DatasetOptions
+	// Tokenizer names the tokenizer (Name is --tokenizer, else the first model).
+	Tokenizer           sdk.TokenizerSource
+	UseServerTokenCount bool
+	Seed                int64
 
 	ArtifactDir string
 	Files       sdk.ArtifactFiles

@@ -12,6 +12,17 @@ import (
 	sdk "github.com/aiperf-go/aiperf/plugin-sdk"
 )
 
+// TokenSource says where a record's token counts come from.
+type TokenSource int
+
+const (
+	// ClientTokenizer counts with the run's tokenizer (AIPerf's default).
+	ClientTokenizer TokenSource = iota
+	// ServerUsage takes the counts from the server's usage fields
+	// (--use-server-token-count); absent usage leaves them absent.
+	ServerUsage
+)
+
 // Parse parses a finished request's responses and counts its tokens.
 //
 // Output tokens are one encode over the concatenated answer text, reasoning
@@ -20,7 +31,7 @@ import (
 // tokens; one with no generated text at all has none (absent). A response
 // unit the endpoint cannot parse turns the record into an error, because
 // its token counts would otherwise be silently wrong.
-func Parse(ep sdk.Endpoint, tok sdk.Tokenizer, c engine.Completed) *sdk.ParsedRecord {
+func Parse(ep sdk.Endpoint, tok sdk.Tokenizer, c engine.Completed, src TokenSource) *sdk.ParsedRecord {
 	rec := c.Record
 	pr := &sdk.ParsedRecord{Record: rec, InputText: c.Request.InputText, InputTokens: c.Request.InputTokens}
 	if len(rec.Responses) == 0 {
@@ -47,6 +58,10 @@ func Parse(ep sdk.Endpoint, tok sdk.Tokenizer, c engine.Completed) *sdk.ParsedRe
 		reasoning.WriteString(p.Reasoning)
 		pr.Responses = append(pr.Responses, p)
 	}
+	if src == ServerUsage {
+		applyServerUsage(pr)
+		return pr
+	}
 	if !rec.Valid() || tok == nil {
 		return pr
 	}
@@ -62,4 +77,25 @@ func Parse(ep sdk.Endpoint, tok sdk.Tokenizer, c engine.Completed) *sdk.ParsedRe
 		pr.OutputTokens = &n
 	}
 	return pr
+}
+
+// applyServerUsage replaces the counts with the server's last usage: ISL is
+// prompt_tokens, reasoning is reasoning_tokens, and output is
+// completion_tokens minus reasoning (so OSL = completion_tokens). The
+// tokenizer is never called; fields the server did not report stay absent.
+func applyServerUsage(pr *sdk.ParsedRecord) {
+	pr.InputTokens, pr.OutputTokens, pr.ReasoningTokens = nil, nil, nil
+	u := pr.Usage
+	if u == nil {
+		return
+	}
+	pr.InputTokens = u.PromptTokens
+	pr.ReasoningTokens = u.ReasoningTokens
+	if u.CompletionTokens != nil {
+		out := *u.CompletionTokens
+		if u.ReasoningTokens != nil {
+			out -= *u.ReasoningTokens
+		}
+		pr.OutputTokens = &out
+	}
 }

@@ -109,7 +109,7 @@ func TestParseCountsTokens(t *testing.T) {
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {
 			cm := completed(c.units...)
-			pr := Parse(chat.New(), tok, cm)
+			pr := Parse(chat.New(), tok, cm, ClientTokenizer)
 			if pr.Record != cm.Record || pr.Record.Error != nil {
 				t.Fatalf("record %p error %+v", pr.Record, pr.Record.Error)
 			}
@@ -144,7 +144,7 @@ func checkCount(t *testing.T, name string, got, want *int) {
 }
 
 func TestParseKeepsArrivalTimesInOrder(t *testing.T) {
-	pr := Parse(chat.New(), tiktoken.New(), completed(roleChunk, contentChunk("a"), contentChunk("b"), doneEvent, contentChunk("c")))
+	pr := Parse(chat.New(), tiktoken.New(), completed(roleChunk, contentChunk("a"), contentChunk("b"), doneEvent, contentChunk("c")), ClientTokenizer)
 	var got []int64
 	var text string
 	for _, r := range pr.ContentResponses() {
@@ -173,7 +173,7 @@ func TestParseLastUsageWins(t *testing.T) {
 	}
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {
-			pr := Parse(chat.New(), tiktoken.New(), completed(c.units...))
+			pr := Parse(chat.New(), tiktoken.New(), completed(c.units...), ClientTokenizer)
 			if c.completion == nil {
 				if pr.Usage != nil {
 					t.Errorf("Usage = %+v, want none", pr.Usage)
@@ -193,7 +193,7 @@ func TestParseMalformedUnit(t *testing.T) {
 	tok := tiktoken.New()
 	t.Run("turns a valid record into a parse error", func(t *testing.T) {
 		cm := completed(roleChunk, contentChunk("Hello"), malformed, contentChunk(" world"), usageChunk(2, 2), doneEvent)
-		pr := Parse(chat.New(), tok, cm)
+		pr := Parse(chat.New(), tok, cm, ClientTokenizer)
 		err := pr.Record.Error
 		if err == nil || err.Type != "ResponseParseError" || !strings.HasPrefix(err.Message, "response 2: ") {
 			t.Fatalf("Error = %+v, want ResponseParseError on response 2", err)
@@ -211,7 +211,7 @@ func TestParseMalformedUnit(t *testing.T) {
 		}
 	})
 	t.Run("first malformed unit is the one reported", func(t *testing.T) {
-		pr := Parse(chat.New(), tok, completed(contentChunk("a"), malformed, `not json`))
+		pr := Parse(chat.New(), tok, completed(contentChunk("a"), malformed, `not json`), ClientTokenizer)
 		if pr.Record.Error == nil || !strings.HasPrefix(pr.Record.Error.Message, "response 1: ") {
 			t.Errorf("Error = %+v, want the first malformed unit (1)", pr.Record.Error)
 		}
@@ -220,7 +220,7 @@ func TestParseMalformedUnit(t *testing.T) {
 		cm := completed(malformed, contentChunk("partial"))
 		orig := &sdk.ErrorDetails{Code: 500, Type: "Internal Server Error", Message: "boom"}
 		cm.Record.Error = orig
-		pr := Parse(chat.New(), tok, cm)
+		pr := Parse(chat.New(), tok, cm, ClientTokenizer)
 		if pr.Record.Error != orig || *orig != (sdk.ErrorDetails{Code: 500, Type: "Internal Server Error", Message: "boom"}) {
 			t.Errorf("Error = %+v, want the original HTTP 500 untouched", pr.Record.Error)
 		}
@@ -231,7 +231,7 @@ func TestParseMalformedUnit(t *testing.T) {
 }
 
 func TestParseWithoutTokenizer(t *testing.T) {
-	pr := Parse(chat.New(), nil, completed(reasoningChunk("hm"), contentChunk("answer")))
+	pr := Parse(chat.New(), nil, completed(reasoningChunk("hm"), contentChunk("answer")), ClientTokenizer)
 	if pr.OutputTokens != nil || pr.ReasoningTokens != nil {
 		t.Errorf("counts without a tokenizer: %v %v", pr.OutputTokens, pr.ReasoningTokens)
 	}
@@ -245,9 +245,33 @@ func TestParseUsesTheGivenEndpoint(t *testing.T) {
 	units := []string{`{"object":"text_completion","choices":[{"index":0,"text":"Hel"}]}`,
 		`{"object":"text_completion","choices":[{"index":0,"text":"lo"}]}`, doneEvent}
 	tok := tiktoken.New()
-	pr := Parse(completions.New(), tok, completed(units...))
+	pr := Parse(completions.New(), tok, completed(units...), ClientTokenizer)
 	checkCount(t, "OutputTokens", pr.OutputTokens, intp(tok.Count("Hello")))
 	if len(pr.ContentResponses()) != 2 {
 		t.Errorf("%d content responses, want 2", len(pr.ContentResponses()))
+	}
+}
+
+func TestParseServerUsage(t *testing.T) {
+	withReasoning := `{"object":"chat.completion.chunk","choices":[],"usage":{"prompt_tokens":11,"completion_tokens":30,"total_tokens":41,"completion_tokens_details":{"reasoning_tokens":12}}}`
+	cases := []struct {
+		name                   string
+		units                  []string
+		isl, output, reasoning *int
+	}{
+		// The tokenizer would count 1 token for "Hello"; the server's numbers win.
+		{"usage without reasoning", []string{contentChunk("Hello"), usageChunk(7, 9), doneEvent}, intp(7), intp(9), nil},
+		{"reasoning is split out of completion", []string{reasoningChunk("hm"), contentChunk("Hi"), withReasoning}, intp(11), intp(18), intp(12)},
+		{"last usage wins", []string{contentChunk("a"), usageChunk(1, 1), usageChunk(3, 5)}, intp(3), intp(5), nil},
+		// No usage: counts stay absent, never 0 and never the client's count.
+		{"no usage stays absent", []string{contentChunk("Hello"), doneEvent}, nil, nil, nil},
+	}
+	for _, c := range cases {
+		t.Run(c.name, func(t *testing.T) {
+			pr := Parse(chat.New(), tiktoken.New(), completed(c.units...), ServerUsage)
+			checkCount(t, "InputTokens", pr.InputTokens, c.isl)
+			checkCount(t, "OutputTokens", pr.OutputTokens, c.output)
+			checkCount(t, "ReasoningTokens", pr.ReasoningTokens, c.reasoning)
+		})
 	}
 }

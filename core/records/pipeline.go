@@ -21,6 +21,7 @@ type Pipeline struct {
 	accumulators []sdk.Accumulator
 	sinks        []sdk.RecordSink
 	log          *slog.Logger
+	tokenSource  TokenSource
 
 	in        chan engine.Completed
 	processed chan *sdk.RecordMetrics
@@ -40,6 +41,8 @@ type Config struct {
 	Accumulators []sdk.Accumulator
 	Sinks        []sdk.RecordSink
 	Logger       *slog.Logger
+	// TokenSource selects client tokenization or the server's usage.
+	TokenSource TokenSource
 	// Workers is the number of parsing goroutines; 0 means GOMAXPROCS.
 	Workers int
 }
@@ -56,7 +59,7 @@ func NewPipeline(cfg Config) *Pipeline {
 	}
 	p := &Pipeline{
 		endpoint: cfg.Endpoint, tokenizer: cfg.Tokenizer, processors: cfg.Processors,
-		accumulators: cfg.Accumulators, sinks: cfg.Sinks, log: log,
+		accumulators: cfg.Accumulators, sinks: cfg.Sinks, log: log, tokenSource: cfg.TokenSource,
 		in:        make(chan engine.Completed, 4096),
 		processed: make(chan *sdk.RecordMetrics, 4096),
 	}
@@ -91,7 +94,7 @@ func (p *Pipeline) Records() int {
 
 func (p *Pipeline) work() {
 	for c := range p.in {
-		parsed := Parse(p.endpoint, p.tokenizer, c)
+		parsed := Parse(p.endpoint, p.tokenizer, c, p.tokenSource)
 		var merged *sdk.RecordMetrics
 		for _, proc := range p.processors {
 			rm, err := proc.Process(parsed)

@@ -18,6 +18,7 @@ import (
 	"github.com/aiperf-go/aiperf/plugins/builtin/endpoint/completions"
 	"github.com/aiperf-go/aiperf/plugins/builtin/recordprocessor/metricrecord"
 	"github.com/aiperf-go/aiperf/plugins/builtin/timing/concurrency"
+	"github.com/aiperf-go/aiperf/plugins/builtin/tokenizer/hf"
 	"github.com/aiperf-go/aiperf/plugins/builtin/tokenizer/tiktoken"
 	"github.com/aiperf-go/aiperf/plugins/builtin/ui/noneui"
 	"github.com/aiperf-go/aiperf/plugins/builtin/ui/simpleui"
@@ -42,6 +43,7 @@ func Constructors() registry.Builtins {
 		},
 		sdk.CategoryTokenizer: {
 			tiktoken.Name: func() any { return tiktoken.New() },
+			"hf":          func() any { return hf.New() },
 		},
 		sdk.CategoryRecordProcessor: {
 			metricrecord.Name: func() any { return metricrecord.New() },

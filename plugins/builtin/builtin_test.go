@@ -1,6 +1,7 @@
 package builtin_test
 
 import (
+	"fmt"
 	"testing"
 
 	aiperf "github.com/aiperf-go/aiperf"
@@ -34,7 +35,19 @@ func TestManifestMatchesBuiltins(t *testing.T) {
 			_, err := registry.Get[sdk.DatasetComposer](reg, sdk.CategoryDatasetComposer, n)
 			return err
 		},
-		sdk.CategoryTokenizer: func(n string) error { _, err := registry.Get[sdk.Tokenizer](reg, sdk.CategoryTokenizer, n); return err },
+		// A tokenizer plugin is a fixed tokenizer or a loader of named ones.
+		sdk.CategoryTokenizer: func(n string) error {
+			v, err := reg.Instantiate(sdk.CategoryTokenizer, n)
+			if err != nil {
+				return err
+			}
+			_, isTok := v.(sdk.Tokenizer)
+			_, isLoader := v.(sdk.TokenizerLoader)
+			if !isTok && !isLoader {
+				return fmt.Errorf("%T is neither an sdk.Tokenizer nor an sdk.TokenizerLoader", v)
+			}
+			return nil
+		},
 		sdk.CategoryRecordProcessor: func(n string) error {
 			_, err := registry.Get[sdk.RecordProcessor](reg, sdk.CategoryRecordProcessor, n)
 			return err
