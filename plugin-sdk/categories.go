@@ -25,6 +25,9 @@ const (
 	CategoryEndpoint        = "endpoint"
 	CategoryTransport       = "transport"
 	CategoryTimingStrategy  = "timing_strategy"
+	CategoryArrivalPattern  = "arrival_pattern"
+	CategoryRamp            = "ramp"
+	CategoryCustomDataset   = "custom_dataset_loader"
 	CategoryDatasetComposer = "dataset_composer"
 	CategoryTokenizer       = "tokenizer"
 	CategoryRecordProcessor = "record_processor"
@@ -40,7 +43,10 @@ var Categories = []Category{
 	{Name: CategoryEndpoint, Description: "Request formatting and response parsing for one API shape", Cardinality: One},
 	{Name: CategoryTransport, Description: "Network layer that sends requests and timestamps responses", Cardinality: One, BuiltinOnly: true},
 	{Name: CategoryTimingStrategy, Description: "When requests are issued (closed loop, rate, schedule)", Cardinality: One, BuiltinOnly: true},
+	{Name: CategoryArrivalPattern, Description: "Inter-arrival gaps of open-loop request rates", Cardinality: One, BuiltinOnly: true},
+	{Name: CategoryRamp, Description: "How concurrency or rate ramps up to its target", Cardinality: One, BuiltinOnly: true},
 	{Name: CategoryDatasetComposer, Description: "Builds the conversations a run sends", Cardinality: One},
+	{Name: CategoryCustomDataset, Description: "Reads dataset files (--input-file) in a given format", Cardinality: One},
 	{Name: CategoryTokenizer, Description: "Token counting for ISL/OSL and exact-length prompts", Cardinality: One},
 	{Name: CategoryRecordProcessor, Description: "Per-record metric computation", Cardinality: Many},
 	{Name: CategoryAccumulator, Description: "Folds processed records into results", Cardinality: Many},

@@ -20,6 +20,11 @@ type Turn struct {
 	TimestampMs *float64 `json:"timestamp,omitempty"`
 }
 
+// IsTrace reports whether a conversation carries trace timestamps.
+func (c *Conversation) IsTrace() bool {
+	return len(c.Turns) > 0 && c.Turns[0].TimestampMs != nil
+}
+
 // Conversation is one dataset entry: a session of one or more turns.
 type Conversation struct {
 	SessionID string `json:"session_id"`
@@ -37,7 +42,28 @@ type DatasetOptions struct {
 	OutputTokensStddev float64
 	RandomSeed         int64
 	Tokenizer          Tokenizer
-	InputFile          string
+	// Multi-turn synthetic sessions: turns per session (mean 0 or 1 means
+	// single-turn) and the delay before each later turn, in ms. DelayRatio
+	// scales every delay (--session-delay-ratio; 0 means 1).
+	SessionTurnsMean   int
+	SessionTurnsStddev float64
+	TurnDelayMeanMs    float64
+	TurnDelayStddevMs  float64
+	TurnDelayRatio     float64
+	// Custom datasets: --input-file, --custom-dataset-type and the hash-id
+	// block size (--isl-block-size; 0 = the loader's default).
+	InputFile         string
+	CustomDatasetType string
+	BlockSize         int
+}
+
+// CustomDatasetLoader reads a dataset file format (category
+// custom_dataset_loader), e.g. mooncake_trace.
+type CustomDatasetLoader interface {
+	// CanLoad reports whether the file looks like this format, for
+	// auto-detection when --custom-dataset-type is not given.
+	CanLoad(path string) bool
+	Load(ctx context.Context, path string, opts DatasetOptions) ([]Conversation, error)
 }
 
 // DatasetComposer builds the conversations a run sends (category dataset_composer).

@@ -13,6 +13,23 @@ type TransportRequest struct {
 	Body      []byte
 	Streaming bool
 	Timeout   time.Duration
+	// OnEvent, when set, is called with each SSE event's data as it arrives
+	// until it returns true (the engine uses it to release a prefill slot at
+	// the first token). It runs on the timed path: keep it cheap.
+	OnEvent func(data []byte) (done bool)
+	// CancelAfterSent cancels the request this long after its body was fully
+	// written (--request-cancellation-delay); 0 means never.
+	CancelAfterSent time.Duration
+	// CancelAtSend cancels the request as soon as its body was written; it is
+	// how a zero cancellation delay is expressed.
+	CancelAtSend bool
+	// CloseConnection closes the connection after this request instead of
+	// returning it to the pool (--connection-reuse-strategy never, or the
+	// last turn of a sticky session).
+	CloseConnection bool
+	// ConnectionKey pins requests with the same non-empty key to their own
+	// connection (sticky user sessions).
+	ConnectionKey string
 }
 
 // Transport sends requests and timestamps their responses (category
@@ -23,12 +40,22 @@ type Transport interface {
 	Close() error
 }
 
-// Credit is permission to send one request.
+// Credit is permission to start one session (a single-turn conversation is
+// one request).
 type Credit struct {
 	// Index is the 0-based position of this credit within its phase.
-	Index    int
-	Phase    string
-	IssuedNs int64
+	Index int
+	Phase string
+	// ScheduledNs is when the strategy meant the credit to go out (perf
+	// clock); 0 for closed-loop credits, which have no schedule.
+	ScheduledNs int64
+	IssuedNs    int64
+	// User is the virtual user of user-centric mode (0 otherwise).
+	User int
+	// OnFirstToken, when set, is called once when the first generated token
+	// arrives (or the request ends without one): prefill concurrency slots
+	// are released here.
+	OnFirstToken func()
 }
 
 // CreditSender sends the request for a credit. Send blocks until that
@@ -42,9 +69,33 @@ type PhasePlan struct {
 	Phase string
 	// RequestCount is the number of credits to issue; 0 means no count limit.
 	RequestCount int
-	// Concurrency is the number of requests in flight at most.
+	// Duration stops issuing after this long; 0 means no duration limit.
+	// The first stop condition reached wins.
+	Duration time.Duration
+	// GracePeriod is how long in-flight requests may finish after Duration;
+	// negative means forever. Requests still running then are cancelled with
+	// cause ErrGraceExpired.
+	GracePeriod time.Duration
+	// Concurrency caps requests in flight; 0 means no cap (open loop only).
 	Concurrency int
-	RandomSeed  int64
+	// PrefillConcurrency caps requests waiting for their first token; 0 = no cap.
+	PrefillConcurrency int
+	// RequestRate is the target rate in requests/s for open-loop strategies.
+	RequestRate float64
+	// Arrival generates gaps for RequestRate (already initialized).
+	Arrival ArrivalPattern
+	// Ramp durations (0 = no ramp) and the ramp shape (nil = linear).
+	ConcurrencyRamp        time.Duration
+	PrefillConcurrencyRamp time.Duration
+	RequestRateRamp        time.Duration
+	Ramp                   Ramp
+	// Schedule holds the send offsets of a fixed-schedule phase, in order.
+	Schedule []time.Duration
+	// UserCentricRate (requests/s over all users) and NumUsers drive the
+	// user-centric strategy.
+	UserCentricRate float64
+	NumUsers        int
+	RandomSeed      int64
 }
 
 // TimingStrategy decides when credits are issued (category timing_strategy).

@@ -38,8 +38,11 @@ type RequestRecord struct {
 	WorkerID       string `json:"worker_id"`
 
 	CreditIssuedNs int64 `json:"credit_issued_ns"`
-	TimestampNs    int64 `json:"timestamp_ns"`
-	StartPerfNs    int64 `json:"start_perf_ns"`
+	// ScheduledNs is when the timing strategy meant this request to go out;
+	// 0 for closed-loop requests, which have no schedule.
+	ScheduledNs int64 `json:"scheduled_ns,omitempty"`
+	TimestampNs int64 `json:"timestamp_ns"`
+	StartPerfNs int64 `json:"start_perf_ns"`
 	// AckPerfNs is when response headers arrived; 0 if they never did.
 	AckPerfNs int64 `json:"ack_perf_ns"`
 	EndPerfNs int64 `json:"end_perf_ns"`
