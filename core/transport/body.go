@@ -20,7 +20,9 @@ const initialEvents = 32
 
 // bodyRead reads one response body into its record.
 type bodyRead struct {
-	t       *HTTPTransport
+	t *HTTPTransport
+	// onEvent is the request's OnEvent hook, cleared once it reports done.
+	onEvent func([]byte) bool
 	ctx     context.Context // the run's context: done means cancelled
 	reqCtx  context.Context // carries the per-request timeout
 	rec     *sdk.RequestRecord
@@ -59,6 +61,7 @@ func (r *bodyRead) readSSE() {
 			if r.sseFailed(p, from, now) {
 				return
 			}
+			r.notify(from)
 		}
 		if errors.Is(err, io.EOF) {
 			from := len(rec.Responses)
@@ -71,6 +74,16 @@ func (r *bodyRead) readSSE() {
 		if err != nil {
 			r.fail(err)
 			return
+		}
+	}
+}
+
+// notify passes the events appended since from to the OnEvent hook until it
+// reports done.
+func (r *bodyRead) notify(from int) {
+	for i := from; r.onEvent != nil && i < len(r.rec.Responses); i++ {
+		if r.onEvent(r.rec.Responses[i].Data) {
+			r.onEvent = nil
 		}
 	}
 }

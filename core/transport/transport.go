@@ -9,8 +9,11 @@ import (
 	"context"
 	"fmt"
 	"net/http"
+	"net/http/httptrace"
 	"strings"
 	"sync"
+	"sync/atomic"
+	"time"
 
 	"github.com/aiperf-go/aiperf/core/clock"
 	sdk "github.com/aiperf-go/aiperf/plugin-sdk"
@@ -26,6 +29,9 @@ type HTTPTransport struct {
 	tr      *http.Transport
 	bufs    sync.Pool // *[]byte read buffers of opts.ReadBufferSize
 	parsers sync.Pool // *SSEParser with warm scratch buffers
+	// sticky holds one single-connection client per ConnectionKey (sticky
+	// user sessions), dropped when the session's last request closes it.
+	sticky sync.Map // string -> *http.Client
 }
 
 // New returns a transport tuned by opts.
@@ -44,7 +50,36 @@ func New(opts Options) *HTTPTransport {
 // Close drops idle keep-alive connections. Requests in flight finish.
 func (t *HTTPTransport) Close() error {
 	t.tr.CloseIdleConnections()
+	t.sticky.Range(func(k, v any) bool {
+		v.(*http.Client).CloseIdleConnections()
+		t.sticky.Delete(k)
+		return true
+	})
 	return nil
+}
+
+// clientFor returns the shared pooled client, or the session's own
+// single-connection client when the request is pinned to a key.
+func (t *HTTPTransport) clientFor(req *sdk.TransportRequest) *http.Client {
+	if req.ConnectionKey == "" {
+		return t.client
+	}
+	if c, ok := t.sticky.Load(req.ConnectionKey); ok {
+		return c.(*http.Client)
+	}
+	o := t.opts
+	o.MaxConnsPerHost = 1
+	c, _ := newHTTPClient(o)
+	actual, _ := t.sticky.LoadOrStore(req.ConnectionKey, c)
+	return actual.(*http.Client)
+}
+
+// release forgets a sticky session's client after its last request.
+func (t *HTTPTransport) release(req *sdk.TransportRequest, c *http.Client) {
+	if req.ConnectionKey != "" && req.CloseConnection {
+		t.sticky.Delete(req.ConnectionKey)
+		c.CloseIdleConnections()
+	}
 }
 
 // Send performs req and fills rec's timing, status, responses and error.
@@ -64,6 +99,16 @@ func (t *HTTPTransport) Send(ctx context.Context, req *sdk.TransportRequest, rec
 	if timeout <= 0 {
 		timeout = t.opts.Timeout
 	}
+	// A scheduled cancellation (--request-cancellation-rate) is a run-level
+	// cancel for this request alone, timed from when its body was written.
+	if req.CancelAtSend || req.CancelAfterSent > 0 {
+		var cancel context.CancelFunc
+		ctx, cancel = context.WithCancel(ctx)
+		defer cancel()
+		wc := cancelAfterWrite(req.CancelAfterSent, cancel)
+		defer wc.stop()
+		ctx = httptrace.WithClientTrace(ctx, &httptrace.ClientTrace{WroteRequest: func(httptrace.WroteRequestInfo) { wc.arm() }})
+	}
 	reqCtx := ctx
 	if timeout > 0 {
 		var cancel context.CancelFunc
@@ -81,7 +126,9 @@ func (t *HTTPTransport) Send(ctx context.Context, req *sdk.TransportRequest, rec
 
 	start := clock.Now()
 	rec.StartPerfNs, rec.TimestampNs = start, clock.WallNs(start)
-	resp, err := t.client.Do(hreq)
+	client := t.clientFor(req)
+	defer t.release(req, client)
+	resp, err := client.Do(hreq)
 	if err != nil {
 		failRecord(ctx, reqCtx, rec, err, stageConnect, timeout)
 		return
@@ -90,7 +137,7 @@ func (t *HTTPTransport) Send(ctx context.Context, req *sdk.TransportRequest, rec
 	rec.AckPerfNs = clock.Now()
 	rec.Status = resp.StatusCode
 
-	r := bodyRead{t: t, ctx: ctx, reqCtx: reqCtx, rec: rec, resp: resp, timeout: timeout}
+	r := bodyRead{t: t, onEvent: req.OnEvent, ctx: ctx, reqCtx: reqCtx, rec: rec, resp: resp, timeout: timeout}
 	switch {
 	case resp.StatusCode < 200 || resp.StatusCode > 299:
 		r.readError()
@@ -138,6 +185,9 @@ func newHTTPRequest(ctx context.Context, req *sdk.TransportRequest) (*http.Reque
 		set("User-Agent", "")
 	}
 	hreq.Header = h
+	// The connection is not returned to the pool (connection reuse "never",
+	// or the end of a sticky session).
+	hreq.Close = req.CloseConnection
 	return hreq, nil
 }
 
@@ -148,4 +198,35 @@ func isEventStream(contentType string) bool {
 		contentType = contentType[:i]
 	}
 	return strings.EqualFold(strings.TrimSpace(contentType), "text/event-stream")
+}
+
+// writeCanceller cancels a request a fixed delay after its body was written.
+type writeCanceller struct {
+	delay  time.Duration
+	cancel context.CancelFunc
+	once   sync.Once
+	timer  atomic.Pointer[time.Timer]
+}
+
+func cancelAfterWrite(delay time.Duration, cancel context.CancelFunc) *writeCanceller {
+	return &writeCanceller{delay: delay, cancel: cancel}
+}
+
+// arm starts the countdown; only the first call counts (a retried write
+// after a stale keep-alive connection does not restart it).
+func (w *writeCanceller) arm() {
+	w.once.Do(func() {
+		if w.delay <= 0 {
+			w.cancel()
+			return
+		}
+		w.timer.Store(time.AfterFunc(w.delay, w.cancel))
+	})
+}
+
+// stop releases the timer when the request ended first.
+func (w *writeCanceller) stop() {
+	if t := w.timer.Load(); t != nil {
+		t.Stop()
+	}
 }
