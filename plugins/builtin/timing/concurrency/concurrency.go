@@ -6,48 +6,55 @@ import (
 	"context"
 	"fmt"
 	"sync"
-	"sync/atomic"
 
-	"github.com/aiperf-go/aiperf/core/clock"
+	"github.com/aiperf-go/aiperf/core/timing"
 	sdk "github.com/aiperf-go/aiperf/plugin-sdk"
 )
 
+// Name is the strategy's plugin name.
+const Name = "concurrency"
+
 // Strategy implements sdk.TimingStrategy.
-type Strategy struct{}
+type Strategy struct {
+	opts []timing.Option
+}
 
 var _ sdk.TimingStrategy = (*Strategy)(nil)
 
 // New returns the closed-loop strategy.
-func New() *Strategy { return &Strategy{} }
+func New(opts ...timing.Option) *Strategy { return &Strategy{opts: opts} }
 
-// Run keeps plan.Concurrency requests in flight until plan.RequestCount
-// credits were issued or ctx is cancelled, then waits for the in-flight ones.
+// Run keeps plan.Concurrency sessions in flight (ramped from 1 when
+// plan.ConcurrencyRamp is set, and at most plan.PrefillConcurrency before
+// their first token) until the first stop condition, then waits for the
+// sessions in flight.
 func (s *Strategy) Run(ctx context.Context, plan sdk.PhasePlan, sender sdk.CreditSender) error {
 	if plan.Concurrency < 1 {
 		return fmt.Errorf("concurrency timing: concurrency must be >= 1 (got %d)", plan.Concurrency)
 	}
-	if plan.RequestCount < 0 {
-		return fmt.Errorf("concurrency timing: request count must be >= 0 (got %d)", plan.RequestCount)
+	ph, err := timing.StartPhase(ctx, plan, s.opts...)
+	if err != nil {
+		return fmt.Errorf("concurrency timing: %w", err)
 	}
 	users := plan.Concurrency
 	if plan.RequestCount > 0 && plan.RequestCount < users {
 		users = plan.RequestCount // no idle goroutines for tiny runs
 	}
-	// One shared counter hands out credit indices, so the count is exact no
-	// matter which user finishes first.
-	var next atomic.Int64
+	// The phase hands out credit indices and ceiling slots, so the count
+	// is exact however users interleave, and a ramp gates them all.
 	var wg sync.WaitGroup
 	for range users {
 		wg.Go(func() {
-			for ctx.Err() == nil {
-				i := int(next.Add(1) - 1)
-				if plan.RequestCount > 0 && i >= plan.RequestCount {
+			for {
+				pm, err := ph.Acquire()
+				if err != nil {
 					return
 				}
-				sender.Send(ctx, sdk.Credit{Index: i, Phase: plan.Phase, IssuedNs: clock.Now()})
+				ph.Send(sender, pm, sdk.Credit{})
 			}
 		})
 	}
 	wg.Wait()
+	ph.Finish()
 	return nil
 }

@@ -2,82 +2,159 @@ package concurrency
 
 import (
 	"context"
-	"sync"
-	"sync/atomic"
+	"errors"
 	"testing"
 	"time"
 
+	"github.com/aiperf-go/aiperf/core/clock"
+	"github.com/aiperf-go/aiperf/core/timing/timingtest"
 	sdk "github.com/aiperf-go/aiperf/plugin-sdk"
 )
 
-// recordingSender counts credits and the peak number in flight.
-type recordingSender struct {
-	mu       sync.Mutex
-	indices  map[int]int
-	inFlight atomic.Int64
-	peak     atomic.Int64
-	delay    time.Duration
-}
-
-func (r *recordingSender) Send(ctx context.Context, c sdk.Credit) {
-	n := r.inFlight.Add(1)
-	for {
-		p := r.peak.Load()
-		if n <= p || r.peak.CompareAndSwap(p, n) {
-			break
-		}
-	}
-	select {
-	case <-time.After(r.delay):
-	case <-ctx.Done():
-	}
-	r.mu.Lock()
-	r.indices[c.Index]++
-	r.mu.Unlock()
-	r.inFlight.Add(-1)
-}
-
-func TestIssuesExactCountAtConcurrency(t *testing.T) {
-	cases := []struct{ count, conc int }{{1, 1}, {10, 3}, {100, 8}, {5, 50}}
-	for _, c := range cases {
-		s := &recordingSender{indices: map[int]int{}, delay: time.Millisecond}
-		if err := New().Run(context.Background(), sdk.PhasePlan{Phase: sdk.PhaseProfiling, RequestCount: c.count, Concurrency: c.conc}, s); err != nil {
-			t.Fatal(err)
-		}
-		if len(s.indices) != c.count {
-			t.Errorf("count=%d conc=%d: %d distinct credits", c.count, c.conc, len(s.indices))
-		}
-		for i := range c.count {
-			if s.indices[i] != 1 {
-				t.Errorf("credit %d issued %d times", i, s.indices[i])
-			}
-		}
-		if peak := s.peak.Load(); peak > int64(c.conc) {
-			t.Errorf("count=%d conc=%d: peak in flight %d", c.count, c.conc, peak)
-		}
-	}
-}
-
-func TestStopsOnCancel(t *testing.T) {
-	ctx, cancel := context.WithCancel(context.Background())
-	s := &recordingSender{indices: map[int]int{}, delay: 5 * time.Millisecond}
-	done := make(chan error)
-	go func() { done <- New().Run(ctx, sdk.PhasePlan{Concurrency: 4}, s) }()
-	time.Sleep(30 * time.Millisecond)
-	cancel()
+func run(t *testing.T, ctx context.Context, plan sdk.PhasePlan, rec *timingtest.Recorder) {
+	t.Helper()
+	done := make(chan error, 1)
+	go func() { done <- New().Run(ctx, plan, rec) }()
 	select {
 	case err := <-done:
 		if err != nil {
 			t.Fatal(err)
 		}
-	case <-time.After(5 * time.Second):
-		t.Fatal("unbounded run did not stop after cancel")
+	case <-time.After(20 * time.Second):
+		t.Fatal("Run did not return")
+	}
+}
+
+func TestIssuesExactCountAtConcurrency(t *testing.T) {
+	cases := []struct{ count, conc int }{{1, 1}, {10, 3}, {100, 8}, {5, 50}}
+	for _, c := range cases {
+		rec := &timingtest.Recorder{Delay: time.Millisecond}
+		run(t, context.Background(), sdk.PhasePlan{Phase: sdk.PhaseProfiling, RequestCount: c.count, Concurrency: c.conc}, rec)
+		sent := rec.Sent()
+		if len(sent) != c.count {
+			t.Errorf("count=%d conc=%d: %d credits", c.count, c.conc, len(sent))
+		}
+		seen := map[int]bool{}
+		for _, s := range sent {
+			if seen[s.Credit.Index] || s.Credit.Index >= c.count || s.Credit.Phase != sdk.PhaseProfiling || s.Credit.ScheduledNs != 0 {
+				t.Errorf("count=%d: bad or repeated credit %+v", c.count, s.Credit)
+			}
+			seen[s.Credit.Index] = true
+		}
+		if peak := rec.PeakInFlight(); peak > c.conc {
+			t.Errorf("count=%d conc=%d: peak in flight %d", c.count, c.conc, peak)
+		}
+	}
+}
+
+func TestStopsOnCancelAndCancelsInFlight(t *testing.T) {
+	ctx, cancel := context.WithCancel(context.Background())
+	rec := &timingtest.Recorder{Delay: time.Minute}
+	go func() { time.Sleep(30 * time.Millisecond); cancel() }()
+	run(t, ctx, sdk.PhasePlan{Concurrency: 4}, rec)
+	if rec.Count() != 4 {
+		t.Fatalf("%d sends, want the 4 in flight at cancel", rec.Count())
+	}
+	for _, s := range rec.Sent() {
+		if !errors.Is(s.Cause, context.Canceled) {
+			t.Errorf("send %d: cause %v, want context.Canceled", s.Credit.Index, s.Cause)
+		}
+	}
+}
+
+func TestDurationStopsIssuing(t *testing.T) {
+	rec := &timingtest.Recorder{Delay: 5 * time.Millisecond}
+	before := clock.Now()
+	run(t, context.Background(), sdk.PhasePlan{Concurrency: 3, Duration: 80 * time.Millisecond, GracePeriod: -1}, rec)
+	if rec.Count() < 3 {
+		t.Fatalf("%d sends in an 80 ms phase", rec.Count())
+	}
+	for _, s := range rec.Sent() {
+		// The phase starts just after `before`, so its end is at least this.
+		if s.Credit.IssuedNs > before+int64(85*time.Millisecond) {
+			t.Errorf("credit %d issued %v into an 80 ms phase", s.Credit.Index, time.Duration(s.Credit.IssuedNs-before))
+		}
+		if s.Cause != nil {
+			t.Errorf("credit %d cancelled: %v", s.Credit.Index, s.Cause)
+		}
+	}
+}
+
+func TestGraceExpiryCancelsWithCause(t *testing.T) {
+	rec := &timingtest.Recorder{Delay: time.Minute}
+	run(t, context.Background(), sdk.PhasePlan{Concurrency: 2, Duration: 30 * time.Millisecond, GracePeriod: 20 * time.Millisecond}, rec)
+	if rec.Count() != 2 {
+		t.Fatalf("%d sends, want 2", rec.Count())
+	}
+	for _, s := range rec.Sent() {
+		if !errors.Is(s.Cause, sdk.ErrGraceExpired) {
+			t.Errorf("send %d: cause %v, want ErrGraceExpired", s.Credit.Index, s.Cause)
+		}
+	}
+}
+
+func TestCountBeatsDuration(t *testing.T) {
+	rec := &timingtest.Recorder{Delay: time.Millisecond}
+	run(t, context.Background(), sdk.PhasePlan{Concurrency: 2, RequestCount: 6, Duration: time.Hour, GracePeriod: -1}, rec)
+	if rec.Count() != 6 {
+		t.Fatalf("%d sends, want the count of 6", rec.Count())
+	}
+}
+
+func TestPrefillConcurrencyCapsRequestsBeforeFirstToken(t *testing.T) {
+	cases := []struct {
+		name            string
+		conc, prefill   int
+		firstTokenAfter time.Duration
+		wantInFlight    int // the most that may run at once
+	}{
+		{"first token frees the slot", 8, 2, 2 * time.Millisecond, 8},
+		{"no first token: slot held to the end", 8, 2, 0, 2},
+	}
+	for _, c := range cases {
+		rec := &timingtest.Recorder{Delay: 8 * time.Millisecond, FirstTokenAfter: c.firstTokenAfter}
+		run(t, context.Background(), sdk.PhasePlan{Concurrency: c.conc, PrefillConcurrency: c.prefill, RequestCount: 60}, rec)
+		if rec.Count() != 60 {
+			t.Errorf("%s: %d sends, want 60", c.name, rec.Count())
+		}
+		if got := rec.PeakPrefill(); got > c.prefill {
+			t.Errorf("%s: %d requests before their first token, cap %d", c.name, got, c.prefill)
+		}
+		if got := rec.PeakInFlight(); got > c.wantInFlight {
+			t.Errorf("%s: peak in flight %d, want <= %d", c.name, got, c.wantInFlight)
+		}
+	}
+}
+
+func TestConcurrencyRampRaisesCeilingStepwise(t *testing.T) {
+	const conc, ramp = 5, 200 * time.Millisecond
+	rec := &timingtest.Recorder{Delay: 4 * time.Millisecond}
+	before := clock.Now()
+	run(t, context.Background(), sdk.PhasePlan{Concurrency: conc, ConcurrencyRamp: ramp, Duration: 400 * time.Millisecond, GracePeriod: -1}, rec)
+	// Step v is applied no earlier than ramp·(v−1)/(conc−1) after the phase
+	// started (which is after `before`), so a send that began at elapsed e
+	// saw at most 1 + floor(e·(conc−1)/ramp) in flight.
+	for _, s := range rec.Sent() {
+		e := s.StartNs - before
+		ceiling := 1 + int(e*(conc-1)/int64(ramp))
+		if s.InFlight > min(ceiling, conc) {
+			t.Fatalf("send at %v saw %d in flight; the ramp allowed %d", time.Duration(e), s.InFlight, ceiling)
+		}
+	}
+	if got := rec.PeakInFlight(); got != conc {
+		t.Fatalf("peak in flight %d after the ramp, want %d", got, conc)
 	}
 }
 
 func TestRejectsBadPlan(t *testing.T) {
-	for _, p := range []sdk.PhasePlan{{Concurrency: 0}, {Concurrency: 1, RequestCount: -1}} {
-		if err := New().Run(context.Background(), p, &recordingSender{indices: map[int]int{}}); err == nil {
+	bad := []sdk.PhasePlan{
+		{Concurrency: 0},
+		{Concurrency: 1, RequestCount: -1},
+		{Concurrency: 2, PrefillConcurrency: 3},
+		{Concurrency: 2, Duration: -time.Second},
+	}
+	for _, p := range bad {
+		if err := New().Run(context.Background(), p, &timingtest.Recorder{}); err == nil {
 			t.Errorf("plan %+v accepted", p)
 		}
 	}
