@@ -26,9 +26,9 @@ var (
 	corpusCache = map[string]*tokenizedCorpus{}
 )
 
-// corpusTokens returns the corpus tokenized by tok, computed once per
+// CorpusTokens returns the corpus tokenized by tok, computed once per
 // tokenizer name for the life of the process.
-func corpusTokens(tok sdk.Tokenizer) ([]int, error) {
+func CorpusTokens(tok sdk.Tokenizer) ([]int, error) {
 	corpusMu.Lock()
 	c, ok := corpusCache[tok.Name()]
 	if !ok {

@@ -1,8 +1,13 @@
-// Package synthetic is the "synthetic" dataset composer: single-turn
-// conversations whose prompts are windows of the embedded Shakespeare corpus
-// that re-encode to exactly the sampled input length under the run's
-// tokenizer (AIPerf's _decode_to_exact_len), with seeded, reproducible
-// lengths, corpus offsets, output lengths and session ids.
+// Package synthetic is the "synthetic" dataset composer: conversations whose
+// prompts are windows of the embedded Shakespeare corpus that re-encode to
+// exactly the sampled input length under the run's tokenizer (AIPerf's
+// _decode_to_exact_len), with seeded, reproducible lengths, corpus offsets,
+// output lengths and session ids. Conversations have SessionTurnsMean (±
+// stddev) turns, each with its own prompt and output length, and turns after
+// the first carry a sampled delay (see sessionShape for AIPerf's rules).
+//
+// It also exports the primitives file-based loaders reuse: CorpusTokens,
+// ExactLengthPrompt, FitLength, NewStream, PositiveNormalInt and NewUUID.
 //
 // Choices where AIPerf is silent or differs, on purpose:
 //   - Session ids are UUIDv4s drawn from the seeded RNG, so one seed gives

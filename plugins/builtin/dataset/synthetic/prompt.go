@@ -32,8 +32,26 @@ func ExactLengthPrompt(tok sdk.Tokenizer, tokens []int, start, n int) (string, e
 	case start < 0 || start >= len(tokens):
 		return "", fmt.Errorf("synthetic: exact-length prompt: start %d outside [0, %d)", start, len(tokens))
 	}
-	text := tok.Decode(window(tokens, start, n))
-	next := (start + n) % len(tokens)
+	return FitLength(tok, tok.Decode(window(tokens, start, n)), n, tokens, (start+n)%len(tokens))
+}
+
+// FitLength makes text encode to exactly n tokens under tok by changing only
+// its end: re-encode, then trim to n tokens or append the tokens of source
+// that follow position next (wrapping), up to exactTries times. Callers that
+// build a prompt from parts use it to repair the tail while keeping the
+// parts' shared prefix text intact. On failure it returns the closest text
+// and an error wrapping ErrInexact.
+func FitLength(tok sdk.Tokenizer, text string, n int, source []int, next int) (string, error) {
+	switch {
+	case tok == nil:
+		return "", errors.New("synthetic: fit length: nil tokenizer")
+	case len(source) == 0:
+		return "", errors.New("synthetic: fit length: empty token source")
+	case n < 1:
+		return "", fmt.Errorf("synthetic: fit length: length %d, want at least 1", n)
+	case next < 0 || next >= len(source):
+		return "", fmt.Errorf("synthetic: fit length: next %d outside [0, %d)", next, len(source))
+	}
 	got := -1
 	for range exactTries {
 		ids := tok.Encode(text)
@@ -45,14 +63,14 @@ func ExactLengthPrompt(tok sdk.Tokenizer, tokens []int, start, n int) (string, e
 			text = tok.Decode(ids[:n])
 		default:
 			missing := n - got
-			text += tok.Decode(window(tokens, next, missing))
-			next = (next + missing) % len(tokens)
+			text += tok.Decode(window(source, next, missing))
+			next = (next + missing) % len(source)
 		}
 	}
 	if got = tok.Count(text); got == n {
 		return text, nil
 	}
-	return text, fmt.Errorf("synthetic: %w: got %d tokens, want %d (start %d, tokenizer %q)", ErrInexact, got, n, start, tok.Name())
+	return text, fmt.Errorf("synthetic: %w: got %d tokens, want %d (tokenizer %q)", ErrInexact, got, n, tok.Name())
 }
 
 // window returns n tokens starting at start, wrapping around as many times

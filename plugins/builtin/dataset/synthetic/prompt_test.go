@@ -12,7 +12,7 @@ import (
 
 func TestExactLengthPromptUnderBuiltinTokenizer(t *testing.T) {
 	tok := tiktoken.New()
-	tokens, err := corpusTokens(tok)
+	tokens, err := CorpusTokens(tok)
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -9,18 +9,18 @@ import (
 // maxRejections bounds the truncated-normal rejection loop, as in AIPerf.
 const maxRejections = 10_000
 
-// newStream returns an independent RNG for one concern, so that changing one
+// NewStream returns an independent RNG for one concern, so that changing one
 // option (say the output length) does not shift the prompts another draws.
-func newStream(seed int64, name string) *rand.Rand {
+func NewStream(seed int64, name string) *rand.Rand {
 	h := fnv.New64a()
 	h.Write([]byte(name))
 	return rand.New(rand.NewPCG(uint64(seed), h.Sum64()))
 }
 
-// positiveNormalInt is AIPerf's sample_positive_normal_integer: the rounded
+// PositiveNormalInt is AIPerf's sample_positive_normal_integer: the rounded
 // mean when stddev <= 0, else ceil of a normal sample truncated at 0; never
 // below 1.
-func positiveNormalInt(r *rand.Rand, mean, stddev float64) int {
+func PositiveNormalInt(r *rand.Rand, mean, stddev float64) int {
 	if stddev <= 0 {
 		return max(1, int(math.RoundToEven(mean)))
 	}
@@ -34,8 +34,8 @@ func positiveNormalInt(r *rand.Rand, mean, stddev float64) int {
 	return max(1, int(math.Ceil(v)))
 }
 
-// newUUID draws a version 4 UUID from r.
-func newUUID(r *rand.Rand) string {
+// NewUUID draws a version 4 UUID from r.
+func NewUUID(r *rand.Rand) string {
 	var b [16]byte
 	for i := 0; i < 16; i += 8 {
 		u := r.Uint64()

@@ -13,7 +13,7 @@ import (
 // Name is the composer's registry name.
 const Name = "synthetic"
 
-// Composer builds synthetic single-turn conversations. It is safe for
+// Composer builds synthetic conversations of one or more turns. It is safe for
 // concurrent use.
 type Composer struct {
 	// Warn, when set, is told about each prompt that could not be made to
@@ -26,46 +26,55 @@ var _ sdk.DatasetComposer = (*Composer)(nil)
 // New returns a synthetic composer.
 func New() *Composer { return &Composer{} }
 
-// entryPlan is everything drawn from the RNGs for one entry. Drawing all of
-// it up front, in entry order, keeps the output identical however the prompt
-// work is spread over goroutines.
-type entryPlan struct {
-	sessionID string
+// turnPlan is everything drawn from the RNGs for one turn. Drawing all of it
+// up front, in order, keeps the output identical however the prompt work is
+// spread over goroutines.
+type turnPlan struct {
 	isl       int
 	start     int
 	maxTokens *int
+	delayMs   *float64
+}
+
+// convPlan is one conversation: its session id and the index of its first
+// turn in the flat turn list.
+type convPlan struct {
+	sessionID string
+	firstTurn int
+	numTurns  int
 }
 
 // Compose implements sdk.DatasetComposer: opts.NumEntries conversations of
-// one turn each. InputFile is ignored (it belongs to file-based composers).
+// SessionTurnsMean (± stddev) turns each, one turn when multi-turn is off.
+// InputFile is ignored (it belongs to file-based composers).
 func (c *Composer) Compose(ctx context.Context, opts sdk.DatasetOptions) ([]sdk.Conversation, error) {
 	if err := validate(opts); err != nil {
 		return nil, err
 	}
-	tokens, err := corpusTokens(opts.Tokenizer)
+	tokens, err := CorpusTokens(opts.Tokenizer)
 	if err != nil {
 		return nil, err
 	}
 
-	plans := plan(opts, len(tokens))
-	prompts := make([]string, len(plans))
+	convs, turns := plan(opts, len(tokens))
+	prompts := make([]string, len(turns))
 	var (
 		mu       sync.Mutex
 		firstErr error
 	)
-	parallelFor(len(plans), func(i int) {
+	parallelFor(len(turns), func(i int) {
 		if ctx.Err() != nil {
 			return
 		}
-		text, err := ExactLengthPrompt(opts.Tokenizer, tokens, plans[i].start, plans[i].isl)
+		text, err := ExactLengthPrompt(opts.Tokenizer, tokens, turns[i].start, turns[i].isl)
 		if err != nil && !errors.Is(err, ErrInexact) {
 			mu.Lock()
-			firstErr = cmpErr(firstErr, fmt.Errorf("synthetic: entry %d: %w", i, err))
+			firstErr = cmpErr(firstErr, fmt.Errorf("synthetic: turn %d: %w", i, err))
 			mu.Unlock()
 			return
 		}
 		if err != nil && c.Warn != nil {
-			c.Warn(fmt.Sprintf("entry %d: %v", i, err))
+			c.Warn(fmt.Sprintf("turn %d: %v", i, err))
 		}
 		prompts[i] = text
 	})
@@ -75,16 +84,25 @@ func (c *Composer) Compose(ctx context.Context, opts sdk.DatasetOptions) ([]sdk.
 	if firstErr != nil {
 		return nil, firstErr
 	}
+	return assemble(opts, convs, turns, prompts), nil
+}
 
-	convs := make([]sdk.Conversation, len(plans))
-	for i, p := range plans {
-		turn := sdk.Turn{Texts: []string{prompts[i]}, MaxTokens: p.maxTokens}
-		if len(opts.Models) > 1 {
-			turn.Model = opts.Models[i%len(opts.Models)]
+// assemble builds the conversations. With several models, turns take them
+// round robin in dataset order (for single-turn data: one per entry).
+func assemble(opts sdk.DatasetOptions, convs []convPlan, turns []turnPlan, prompts []string) []sdk.Conversation {
+	out := make([]sdk.Conversation, len(convs))
+	for i, cp := range convs {
+		ts := make([]sdk.Turn, cp.numTurns)
+		for j := range ts {
+			k := cp.firstTurn + j
+			ts[j] = sdk.Turn{Texts: []string{prompts[k]}, MaxTokens: turns[k].maxTokens, DelayMs: turns[k].delayMs}
+			if len(opts.Models) > 1 {
+				ts[j].Model = opts.Models[k%len(opts.Models)]
+			}
 		}
-		convs[i] = sdk.Conversation{SessionID: p.sessionID, Turns: []sdk.Turn{turn}}
+		out[i] = sdk.Conversation{SessionID: cp.sessionID, Turns: ts}
 	}
-	return convs, nil
+	return out
 }
 
 func cmpErr(have, next error) error {
@@ -94,24 +112,36 @@ func cmpErr(have, next error) error {
 	return next
 }
 
-func plan(opts sdk.DatasetOptions, corpusLen int) []entryPlan {
-	lengths := newStream(opts.RandomSeed, "dataset.prompt.length")
-	offsets := newStream(opts.RandomSeed, "dataset.prompt.corpus")
-	outputs := newStream(opts.RandomSeed, "dataset.output.length")
-	sessions := newStream(opts.RandomSeed, "dataset.session_id")
+// plan draws every random choice in dataset order. Each concern has its own
+// stream, so single-turn datasets draw exactly what they always did: the
+// turn-count and delay streams are only read for multi-turn settings.
+func plan(opts sdk.DatasetOptions, corpusLen int) ([]convPlan, []turnPlan) {
+	lengths := NewStream(opts.RandomSeed, "dataset.prompt.length")
+	offsets := NewStream(opts.RandomSeed, "dataset.prompt.corpus")
+	outputs := NewStream(opts.RandomSeed, "dataset.output.length")
+	sessions := NewStream(opts.RandomSeed, "dataset.session_id")
+	shape := newSessionShape(opts)
 
-	plans := make([]entryPlan, opts.NumEntries)
-	for i := range plans {
-		p := &plans[i]
-		p.sessionID = newUUID(sessions)
-		p.isl = positiveNormalInt(lengths, float64(opts.InputTokensMean), opts.InputTokensStddev)
-		p.start = offsets.IntN(corpusLen)
-		if opts.OutputTokensMean > 0 {
-			osl := positiveNormalInt(outputs, float64(opts.OutputTokensMean), opts.OutputTokensStddev)
-			p.maxTokens = &osl
+	convs := make([]convPlan, opts.NumEntries)
+	turns := make([]turnPlan, 0, opts.NumEntries)
+	for i := range convs {
+		convs[i] = convPlan{sessionID: NewUUID(sessions), firstTurn: len(turns), numTurns: shape.turns()}
+		for j := range convs[i].numTurns {
+			t := turnPlan{
+				isl:   PositiveNormalInt(lengths, float64(opts.InputTokensMean), opts.InputTokensStddev),
+				start: offsets.IntN(corpusLen),
+			}
+			if opts.OutputTokensMean > 0 {
+				osl := PositiveNormalInt(outputs, float64(opts.OutputTokensMean), opts.OutputTokensStddev)
+				t.maxTokens = &osl
+			}
+			if j > 0 {
+				t.delayMs = shape.delay()
+			}
+			turns = append(turns, t)
 		}
 	}
-	return plans
+	return convs, turns
 }
 
 func validate(opts sdk.DatasetOptions) error {
@@ -134,6 +164,7 @@ func validate(opts sdk.DatasetOptions) error {
 	if opts.Tokenizer == nil {
 		problems = append(problems, errors.New("no Tokenizer"))
 	}
+	problems = append(problems, validateSessions(opts)...)
 	if len(problems) > 0 {
 		return fmt.Errorf("synthetic: invalid options: %w", errors.Join(problems...))
 	}

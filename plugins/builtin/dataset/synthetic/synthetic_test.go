@@ -206,18 +206,18 @@ func TestComposeCancelled(t *testing.T) {
 }
 
 func TestPositiveNormalInt(t *testing.T) {
-	r := newStream(1, "t")
+	r := NewStream(1, "t")
 	cases := []struct {
 		mean, sd float64
 		want     int
 	}{{550, 0, 550}, {0, 0, 1}, {2.5, 0, 2}, {3.5, 0, 4}, {-4, 0, 1}}
 	for _, c := range cases {
-		if got := positiveNormalInt(r, c.mean, c.sd); got != c.want {
-			t.Errorf("positiveNormalInt(%v, %v) = %d, want %d", c.mean, c.sd, got, c.want)
+		if got := PositiveNormalInt(r, c.mean, c.sd); got != c.want {
+			t.Errorf("PositiveNormalInt(%v, %v) = %d, want %d", c.mean, c.sd, got, c.want)
 		}
 	}
 	for range 1000 {
-		if got := positiveNormalInt(r, 1, 50); got < 1 {
+		if got := PositiveNormalInt(r, 1, 50); got < 1 {
 			t.Fatalf("got %d, want >= 1", got)
 		}
 	}

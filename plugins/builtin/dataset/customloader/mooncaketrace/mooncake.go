@@ -1,0 +1,152 @@
+// Package mooncaketrace is the "mooncake_trace" custom dataset loader: JSONL
+// traces of {"timestamp": ms, "input_length": n, "output_length": m,
+// "hash_ids": [...]} (plus AIPerf's newer "text_input", "delay",
+// "session_id" and "extra"), read as a stream so traces of any size load in
+// one pass.
+//
+// Prompts follow AIPerf: each hash id is one block of BlockSize tokens (512
+// unless DatasetOptions.BlockSize says otherwise) sampled from the corpus
+// token stream, the same hash id gives the same block text across the whole
+// file (that is what makes prefix-cache hits), the final block holds the
+// remaining input_length − (len(hash_ids)−1)·BlockSize tokens, and the
+// prompt is the concatenation. Unlike AIPerf, the prompt re-encodes to
+// exactly input_length tokens (see alignment). Without hash_ids the prompt
+// is a fresh window of exactly input_length tokens.
+//
+// Lines with a session_id are grouped into one multi-turn conversation in
+// file order; other lines are single-turn conversations with seeded UUID
+// session ids. timestamp → Turn.TimestampMs, delay → Turn.DelayMs,
+// output_length → Turn.MaxTokens.
+package mooncaketrace
+
+import (
+	"context"
+	"errors"
+	"fmt"
+
+	sdk "github.com/aiperf-go/aiperf/plugin-sdk"
+	"github.com/aiperf-go/aiperf/plugins/builtin/dataset/customloader/internal/jsonl"
+	"github.com/aiperf-go/aiperf/plugins/builtin/dataset/customloader/internal/sessions"
+)
+
+// Name is the loader's registry name (--custom-dataset-type mooncake_trace).
+const Name = "mooncake_trace"
+
+// DefaultBlockSize is the hash-id block size when DatasetOptions.BlockSize
+// is 0 (AIPerf's default for mooncake traces).
+const DefaultBlockSize = 512
+
+// Loader reads mooncake traces. It is safe for concurrent use: every Load
+// has its own block cache.
+type Loader struct {
+	// Warn, when set, is told about each prompt that could not be made to
+	// re-encode to its exact length (the closest text is sent instead).
+	Warn func(msg string)
+}
+
+var _ sdk.CustomDatasetLoader = (*Loader)(nil)
+
+// New returns a mooncake_trace loader.
+func New() *Loader { return &Loader{} }
+
+// CanLoad reports whether the first record declares "type":
+// "mooncake_trace", or is an object with one of the trace input fields
+// (hash_ids, input_length, text_input, messages, payload) and none of the
+// single_turn/multi_turn ones.
+func (*Loader) CanLoad(path string) bool {
+	obj, ok := jsonl.FirstObject(path)
+	if !ok {
+		return false
+	}
+	if t, declared := jsonl.DeclaredType(obj); declared {
+		return t == Name
+	}
+	for _, k := range []string{"turns", "text", "texts"} {
+		if jsonl.Present(obj, k) {
+			return false
+		}
+	}
+	for _, k := range []string{"hash_ids", "input_length", "text_input", "messages", "payload"} {
+		if jsonl.Present(obj, k) {
+			return true
+		}
+	}
+	return false
+}
+
+// Load reads the trace at path. Errors name the file, the line and the
+// field.
+func (l *Loader) Load(ctx context.Context, path string, opts sdk.DatasetOptions) ([]sdk.Conversation, error) {
+	bs := opts.BlockSize
+	switch {
+	case bs == 0:
+		bs = DefaultBlockSize
+	case bs < 0:
+		return nil, fmt.Errorf("%s: block size %d, want at least 1 (--isl-block-size)", Name, bs)
+	}
+	var pb *prompts // built on the first line that needs a tokenizer
+	g := sessions.New(opts.RandomSeed)
+	err := jsonl.Scan(ctx, path, func(_ int, data []byte) error {
+		var r record
+		if err := jsonl.Decode(data, &r); err != nil {
+			return err
+		}
+		if err := r.check(); err != nil {
+			return err
+		}
+		turn := sdk.Turn{TimestampMs: r.Timestamp, DelayMs: r.Delay, MaxTokens: r.OutputLength, Extra: r.Extra}
+		if r.TextInput != nil {
+			turn.Texts = []string{*r.TextInput}
+		} else {
+			if pb == nil {
+				var err error
+				if pb, err = l.newPrompts(opts, bs); err != nil {
+					return err
+				}
+			}
+			text, err := pb.prompt(*r.InputLength, r.HashIDs)
+			if err != nil {
+				return err
+			}
+			turn.Texts = []string{text}
+		}
+		sid := ""
+		if r.SessionID != nil {
+			sid = *r.SessionID
+		}
+		g.Add(sid, turn)
+		return nil
+	})
+	if err != nil {
+		return nil, fmt.Errorf("%s: %w", Name, err)
+	}
+	convs := g.Conversations()
+	if len(convs) == 0 {
+		return nil, fmt.Errorf("%s: %s: no records", Name, path)
+	}
+	return convs, nil
+}
+
+func (l *Loader) newPrompts(opts sdk.DatasetOptions, bs int) (*prompts, error) {
+	if opts.Tokenizer == nil {
+		return nil, errors.New("input_length: building prompts needs a tokenizer, none was given")
+	}
+	al, err := alignmentFor(opts.Tokenizer)
+	if err != nil {
+		return nil, err
+	}
+	return newPrompts(opts.Tokenizer, al, bs, opts.RandomSeed, l.Warn), nil
+}
+
+// prompt returns the prompt of a line with input_length n and optional
+// hash ids.
+func (pb *prompts) prompt(n int, ids []int) (string, error) {
+	if len(ids) == 0 {
+		return pb.plain(n), nil
+	}
+	text, err := pb.hashed(n, ids)
+	if err != nil {
+		return "", fmt.Errorf("hash_ids: %w", err)
+	}
+	return text, nil
+}

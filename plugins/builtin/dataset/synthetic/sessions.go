@@ -1,0 +1,75 @@
+package synthetic
+
+import (
+	"fmt"
+	"math"
+	"math/rand/v2"
+
+	sdk "github.com/aiperf-go/aiperf/plugin-sdk"
+)
+
+// sessionShape samples the number of turns per conversation and the delay
+// before each later turn, like AIPerf's synthetic composer: both means and
+// stddevs are truncated to integers (AIPerf's CLI takes them as ints), turn
+// counts come from sample_positive_normal_integer (so never below 1), and a
+// delay is only drawn when the mean delay is positive; it is then at least
+// 1 ms before scaling by the delay ratio.
+type sessionShape struct {
+	turnMean, turnStddev   float64
+	delayOn                bool
+	delayMean, delayStddev float64
+	ratio                  float64
+	turnRNG, delayRNG      *rand.Rand
+}
+
+func newSessionShape(opts sdk.DatasetOptions) *sessionShape {
+	ratio := opts.TurnDelayRatio
+	if ratio == 0 { // the contract's "unset"; AIPerf's default ratio is 1
+		ratio = 1
+	}
+	return &sessionShape{
+		turnMean:    float64(max(1, opts.SessionTurnsMean)),
+		turnStddev:  math.Trunc(opts.SessionTurnsStddev),
+		delayOn:     opts.TurnDelayMeanMs > 0,
+		delayMean:   math.Trunc(opts.TurnDelayMeanMs),
+		delayStddev: math.Trunc(opts.TurnDelayStddevMs),
+		ratio:       ratio,
+		turnRNG:     NewStream(opts.RandomSeed, "composer.conversation.turn_count"),
+		delayRNG:    NewStream(opts.RandomSeed, "composer.conversation.turn_delay"),
+	}
+}
+
+// turns returns the number of turns of the next conversation.
+func (s *sessionShape) turns() int {
+	return PositiveNormalInt(s.turnRNG, s.turnMean, s.turnStddev)
+}
+
+// delay returns the delay before a turn after the first, nil when turn
+// delays are off.
+func (s *sessionShape) delay() *float64 {
+	if !s.delayOn {
+		return nil
+	}
+	d := float64(PositiveNormalInt(s.delayRNG, s.delayMean, s.delayStddev)) * s.ratio
+	return &d
+}
+
+func validateSessions(opts sdk.DatasetOptions) []error {
+	var problems []error
+	if opts.SessionTurnsMean < 0 {
+		problems = append(problems, fmt.Errorf("SessionTurnsMean %d, want at least 0", opts.SessionTurnsMean))
+	}
+	if bad(opts.SessionTurnsStddev) {
+		problems = append(problems, fmt.Errorf("SessionTurnsStddev %v, want a finite value >= 0", opts.SessionTurnsStddev))
+	}
+	if opts.TurnDelayMeanMs < 0 || math.IsNaN(opts.TurnDelayMeanMs) || math.IsInf(opts.TurnDelayMeanMs, 0) {
+		problems = append(problems, fmt.Errorf("TurnDelayMeanMs %v, want a finite value >= 0", opts.TurnDelayMeanMs))
+	}
+	if bad(opts.TurnDelayStddevMs) {
+		problems = append(problems, fmt.Errorf("TurnDelayStddevMs %v, want a finite value >= 0", opts.TurnDelayStddevMs))
+	}
+	if bad(opts.TurnDelayRatio) {
+		problems = append(problems, fmt.Errorf("TurnDelayRatio %v, want a finite value >= 0", opts.TurnDelayRatio))
+	}
+	return problems
+}
