@@ -2,8 +2,10 @@ package config
 
 import (
 	"fmt"
+	"math"
 	"path"
 	"path/filepath"
+	"strconv"
 	"strings"
 
 	sdk "github.com/aiperf-go/aiperf/plugin-sdk"
@@ -27,9 +29,10 @@ var prefixSuffixes = []string{
 
 // ArtifactDirectory is where this run writes its files. When the user did
 // not choose --output-artifact-dir, AIPerf adds a per-run subdirectory
-// <model>-<service_kind>-<endpoint_type>-concurrency<N> under "artifacts",
+// <model>-<service_kind>-<endpoint_type>-<stimulus> under "artifacts",
 // where <model> is the first model name with "/" replaced by "_" and a
-// "_multi" suffix when several models are benchmarked.
+// "_multi" suffix when several models are benchmarked, and <stimulus>
+// describes the load (see Stimulus).
 func (c *RunConfig) ArtifactDirectory(serviceKind string) string {
 	if c.ArtifactDirSet {
 		return c.ArtifactDir
@@ -46,7 +49,56 @@ func (c *RunConfig) artifactRunName(serviceKind string) string {
 		model += "_multi"
 	}
 	model = strings.ReplaceAll(model, "/", "_")
-	return fmt.Sprintf("%s-%s-%s-concurrency%d", model, serviceKind, c.EndpointType, c.EffectiveConcurrency())
+	return fmt.Sprintf("%s-%s-%s-%s", model, serviceKind, c.EndpointType, c.Stimulus())
+}
+
+// Stimulus names the load in the artifact directory, as AIPerf does:
+// concurrency<N> and/or request_rate<R> (joined by "-") in concurrency and
+// request-rate modes, fixed_schedule, or user_centric-users<N>-qps<R>.
+// Rates print like Python floats (10 -> "10.0"). A concurrency-mode run
+// capped only by --prefill-concurrency has an empty stimulus in AIPerf too.
+func (c *RunConfig) Stimulus() string {
+	switch c.Mode() {
+	case ModeFixedSchedule:
+		return "fixed_schedule"
+	case ModeUserCentric:
+		parts := []string{"user_centric"}
+		if c.NumUsers != nil {
+			parts = append(parts, "users"+strconv.Itoa(*c.NumUsers))
+		}
+		parts = append(parts, "qps"+pyFloat(*c.UserCentricRate))
+		return strings.Join(parts, "-")
+	}
+	var parts []string
+	if n := c.EffectiveConcurrency(); n > 0 {
+		parts = append(parts, "concurrency"+strconv.Itoa(n))
+	}
+	if c.RequestRate != nil {
+		parts = append(parts, "request_rate"+pyFloat(*c.RequestRate))
+	}
+	return strings.Join(parts, "-")
+}
+
+// pyFloat formats f like Python's str(float): shortest round-trip digits,
+// always with a decimal point in positional form, exponent form below 1e-4
+// and from 1e16 on ("1e-05", "1e+16").
+func pyFloat(f float64) string {
+	switch {
+	case math.IsInf(f, 1):
+		return "inf"
+	case math.IsInf(f, -1):
+		return "-inf"
+	case math.IsNaN(f):
+		return "nan"
+	}
+	if a := math.Abs(f); a != 0 && (a < 1e-4 || a >= 1e16) {
+		return strconv.FormatFloat(f, 'e', -1, 64) // Go also pads the exponent to two digits
+	}
+	s := strconv.FormatFloat(f, 'f', -1, 64)
+	if !strings.Contains(s, ".") {
+		s += ".0"
+	}
+	return s
 }
 
 // ExportFiles are the file names within ArtifactDirectory. With

@@ -1,6 +1,7 @@
 package config
 
 import (
+	"fmt"
 	"testing"
 )
 
@@ -34,5 +35,40 @@ func BenchmarkDerived(b *testing.B) {
 		_ = c.ExtraInputs()
 		_ = c.Redacted()
 		_ = c.CLICommand(args)
+	}
+}
+
+// BenchmarkPhases covers the load-generation accessors the app calls once
+// per run to build its phase plans and artifact directory.
+func BenchmarkPhases(b *testing.B) {
+	cfg, _, err := Load(newProfileCmd(b, "-m", "org/m", "--request-rate", "500", "--concurrency", "64",
+		"--vllm-burstiness", "2", "--benchmark-duration", "60", "--warmup-request-count", "100",
+		"--request-rate-ramp-duration", "5"), nil)
+	if err != nil {
+		b.Fatal(err)
+	}
+	b.ReportAllocs()
+	for b.Loop() {
+		_ = cfg.Profiling()
+		_, _ = cfg.Warmup()
+		_ = cfg.Stimulus()
+		_ = cfg.DatasetOptions()
+	}
+}
+
+// BenchmarkInspectTrace reads a 10k-entry mooncake trace, as Load does once
+// to decide fixed schedule and its request count.
+func BenchmarkInspectTrace(b *testing.B) {
+	var sb []byte
+	for i := range 10000 {
+		sb = fmt.Appendf(sb, `{"timestamp": %d, "input_length": 2048, "output_length": 128, "hash_ids": [1, 2, 3, 4]}`+"\n", i*10)
+	}
+	p := writeFileB(b, string(sb))
+	b.SetBytes(int64(len(sb)))
+	b.ReportAllocs()
+	for b.Loop() {
+		if got := inspectTrace(p, true); got.entries != 10000 || !got.timestamps {
+			b.Fatalf("inspectTrace = %+v", got)
+		}
 	}
 }

@@ -25,8 +25,8 @@ func TestHelpGroupsAndAliases(t *testing.T) {
 	RegisterProfileFlags(cmd)
 	AnnotateChoices(cmd, Choices{EndpointTypes: []string{"chat", "completions"}})
 	// A flag owned by another package joins a group through annotations.
-	cmd.Flags().Float64("request-rate", 0, "Target request rate.")
-	_ = cmd.Flags().SetAnnotation("request-rate", GroupAnnotation, []string{GroupLoadGenerator})
+	cmd.Flags().Float64("foreign-knob", 0, "A knob another package owns.")
+	_ = cmd.Flags().SetAnnotation("foreign-knob", GroupAnnotation, []string{GroupLoadGenerator})
 	root.AddCommand(cmd)
 	root.SetArgs([]string{"profile", "--help"})
 	var buf bytes.Buffer
@@ -76,7 +76,37 @@ func TestHelpGroupsAndAliases(t *testing.T) {
 		"  --request-count, --num-requests <int>",
 		"      Default: max(10, concurrency * 2)",
 		"  --warmup-request-count, --num-warmup-requests <int>",
-		"  --request-rate <float64>",
+		"  --foreign-knob <float64>",
+		"  --model-selection-strategy <str>",
+		"      Choices: round_robin, random",
+		"  --url-strategy <str>",
+		"  --connection-reuse-strategy <str>",
+		"      Choices: pooled, never, sticky-user-sessions",
+		"  --input-file <str>",
+		"  --fixed-schedule\n",
+		"  --fixed-schedule-start-offset <int>",
+		"  --custom-dataset-type <str>",
+		"      Choices: mooncake_trace, multi_turn, random_pool, single_turn",
+		"  --dataset-sampling-strategy <str>",
+		"      Choices: random, sequential, shuffle",
+		"  --prompt-input-tokens-block-size, --synthetic-input-tokens-block-size, --isl-block-size <int>",
+		"      Default: 512",
+		"  --conversation-num, --num-conversations, --num-sessions <int>",
+		"  --conversation-turn-mean, --session-turns-mean <int>",
+		"  --conversation-turn-delay-ratio, --session-delay-ratio <float>",
+		"  --benchmark-duration <float>",
+		"  --benchmark-grace-period <float>",
+		"      Default: 30 (inf with --user-centric-rate)",
+		"  --request-rate <float>",
+		"  --arrival-pattern, --request-rate-mode <str>",
+		"      Default: poisson",
+		"      Choices: concurrency_burst, constant, gamma, poisson",
+		"  --arrival-smoothness, --vllm-burstiness <float>",
+		"  --warmup-grace-period <float>",
+		"      Default: inf",
+		"  --user-centric-rate <float>",
+		"  --num-users <int>",
+		"  --warmup-request-rate-ramp-duration <float>",
 		"  -v, --verbose\n",
 		"  -vv, --extra-verbose\n",
 		"  --ui-type, --ui <str>",
@@ -90,8 +120,8 @@ func TestHelpGroupsAndAliases(t *testing.T) {
 		}
 	}
 	// The foreign flag sits under Load Generator, not Other.
-	if lg, other := strings.Index(out, "\nLoad Generator:\n"), strings.Index(out, "  --request-rate"); other < lg || other > strings.Index(out, "\nService:\n") {
-		t.Error("--request-rate is not under Load Generator")
+	if lg, other := strings.Index(out, "\nLoad Generator:\n"), strings.Index(out, "  --foreign-knob"); other < lg || other > strings.Index(out, "\nService:\n") {
+		t.Error("--foreign-knob is not under Load Generator")
 	}
 	for _, l := range strings.Split(out, "\n") {
 		if len(l) > helpWidth && strings.Contains(l, " ") && strings.HasPrefix(l, helpIndent) {

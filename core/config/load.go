@@ -166,5 +166,15 @@ func (c *RunConfig) resolve(uiSet bool) []string {
 	if c.OutputTokensMean == nil && c.OutputTokensStddev != 0 {
 		warnings = append(warnings, "--prompt-output-tokens-stddev has no effect without --prompt-output-tokens-mean")
 	}
-	return warnings
+
+	for _, p := range []*string{&c.ModelSelectionStrategy, &c.URLStrategy, &c.ConnectionReuseStrategy,
+		&c.CustomDatasetType, &c.DatasetSamplingStrategy, &c.ArrivalPattern, &c.WarmupArrivalPattern} {
+		*p = strings.ToLower(strings.TrimSpace(*p))
+	}
+	// Only trace replay needs to look inside the dataset file.
+	if c.InputFile != "" && (c.CustomDatasetType == DatasetMooncakeTrace || (c.FixedScheduleFlag != nil && *c.FixedScheduleFlag)) {
+		// The entry count is only the default request count of fixed schedule.
+		c.trace = inspectTrace(c.InputFile, c.RequestCount == nil && c.NumSessions == nil)
+	}
+	return append(warnings, c.loadWarnings()...)
 }

@@ -108,6 +108,51 @@ const (
 	keyVerbose            = "verbose"
 	keyExtraVerbose       = "extra_verbose"
 	keyConfigFile         = "user_config_file"
+
+	// Endpoint (issue 4)
+	keyModelSelection  = "model_selection_strategy"
+	keyURLStrategy     = "url_strategy"
+	keyConnectionReuse = "connection_reuse_strategy"
+
+	// Input (issue 4)
+	keyInputFile          = "input_file"
+	keyFixedSchedule      = "fixed_schedule"
+	keyFixedAutoOffset    = "fixed_schedule_auto_offset"
+	keyFixedStartOffset   = "fixed_schedule_start_offset"
+	keyFixedEndOffset     = "fixed_schedule_end_offset"
+	keyNoFixedSchedule    = "no_fixed_schedule"
+	keyCustomDatasetType  = "custom_dataset_type"
+	keyDatasetSampling    = "dataset_sampling_strategy"
+	keyISLBlockSize       = "prompt_input_tokens_block_size"
+	keyNumSessions        = "conversation_num"
+	keyTurnsMean          = "conversation_turn_mean"
+	keyTurnsStddev        = "conversation_turn_stddev"
+	keyTurnDelayMean      = "conversation_turn_delay_mean"
+	keyTurnDelayStddev    = "conversation_turn_delay_stddev"
+	keyTurnDelayRatio     = "conversation_turn_delay_ratio"
+	keyBenchmarkDuration  = "benchmark_duration"
+	keyBenchmarkGrace     = "benchmark_grace_period"
+	keyPrefillConcurrency = "prefill_concurrency"
+	keyRequestRate        = "request_rate"
+	keyArrivalPattern     = "arrival_pattern"
+	keyArrivalSmoothness  = "arrival_smoothness"
+	keyWarmupDuration     = "warmup_duration"
+	keyNumWarmupSessions  = "num_warmup_sessions"
+	keyWarmupConcurrency  = "warmup_concurrency"
+	keyWarmupPrefill      = "warmup_prefill_concurrency"
+	keyWarmupRequestRate  = "warmup_request_rate"
+	keyWarmupArrival      = "warmup_arrival_pattern"
+	keyWarmupGrace        = "warmup_grace_period"
+	keyCancelRate         = "request_cancellation_rate"
+	keyCancelDelay        = "request_cancellation_delay"
+	keyUserCentricRate    = "user_centric_rate"
+	keyNumUsers           = "num_users"
+	keyConcurrencyRamp    = "concurrency_ramp_duration"
+	keyPrefillRamp        = "prefill_concurrency_ramp_duration"
+	keyWarmupConcRamp     = "warmup_concurrency_ramp_duration"
+	keyWarmupPrefillRamp  = "warmup_prefill_concurrency_ramp_duration"
+	keyRequestRateRamp    = "request_rate_ramp_duration"
+	keyWarmupRateRamp     = "warmup_request_rate_ramp_duration"
 )
 
 // Fixed choice lists (AIPerf enums).
@@ -115,6 +160,13 @@ var (
 	exportLevels = []string{"summary", "records", "raw"}
 	uiTypes      = []string{"dashboard", "simple", "none"}
 	logLevels    = []string{"TRACE", "DEBUG", "INFO", "NOTICE", "WARNING", "SUCCESS", "ERROR", "CRITICAL"}
+
+	modelSelectionStrategies = []string{"round_robin", "random"}
+	urlStrategies            = []string{"round_robin"}
+	connectionReuse          = []string{"pooled", "never", "sticky-user-sessions"}
+	arrivalPatterns          = []string{ArrivalConcurrencyBurst, ArrivalConstant, ArrivalGamma, ArrivalPoisson}
+	customDatasetTypes       = []string{DatasetMooncakeTrace, DatasetMultiTurn, DatasetRandomPool, DatasetSingleTurn}
+	samplingStrategies       = []string{"random", "sequential", "shuffle"}
 )
 
 // options lists every setting in help order (group by group, reference order
@@ -123,6 +175,8 @@ var options = []*option{
 	// Endpoint
 	{key: keyModelNames, names: []string{"model-names", "model"}, short: "m", group: GroupEndpoint, kind: kindList, required: true,
 		usage: "Model name(s) to be benchmarked. Can be a comma-separated list or a single model name."},
+	{key: keyModelSelection, names: []string{"model-selection-strategy"}, group: GroupEndpoint, kind: kindString, def: "round_robin", choices: modelSelectionStrategies,
+		usage: "When multiple models are specified, how a model is assigned to each prompt: round_robin (the nth prompt gets model n mod len(models)) or random (uniform)."},
 	{key: keyCustomEndpoint, names: []string{"custom-endpoint", "endpoint"}, group: GroupEndpoint, kind: kindString,
 		usage: "Set a custom API endpoint path (e.g., /v1/custom). Overrides the endpoint type's default path."},
 	{key: keyEndpointType, names: []string{"endpoint-type"}, group: GroupEndpoint, kind: kindString, def: "chat",
@@ -131,6 +185,8 @@ var options = []*option{
 		usage: "Enable streaming responses (needed for time-to-first-token and inter-token latency)."},
 	{key: keyURL, names: []string{"url"}, short: "u", group: GroupEndpoint, kind: kindList, def: []string{"localhost:8000"},
 		usage: "Base URL(s) of the API server(s) to benchmark; repeat for several servers. \"http://\" is prepended when no scheme is given."},
+	{key: keyURLStrategy, names: []string{"url-strategy"}, group: GroupEndpoint, kind: kindString, def: "round_robin", choices: urlStrategies,
+		usage: "Strategy for selecting URLs when multiple --url values are provided. round_robin distributes requests evenly across URLs in order."},
 	{key: keyRequestTimeout, names: []string{"request-timeout-seconds"}, group: GroupEndpoint, kind: kindFloat, def: 21600.0,
 		usage: "Maximum time in seconds to wait for each HTTP request to complete. Requests exceeding it are cancelled and recorded as failures."},
 	{key: keyAPIKey, names: []string{"api-key"}, group: GroupEndpoint, kind: kindString,
@@ -139,12 +195,32 @@ var options = []*option{
 		usage: "Use the legacy 'max_tokens' field instead of 'max_completion_tokens' in request payloads."},
 	{key: keyServerTokenCount, names: []string{"use-server-token-count"}, group: GroupEndpoint, kind: kindBool, def: false,
 		usage: "Take ISL/OSL/reasoning token counts from the server's usage fields instead of client-side tokenization (stream_options.include_usage is requested automatically). Counts stay absent when the server reports no usage."},
+	{key: keyConnectionReuse, names: []string{"connection-reuse-strategy"}, group: GroupEndpoint, kind: kindString, def: "pooled", choices: connectionReuse,
+		usage: "Transport connection reuse: pooled (connections reused across all requests), never (a new connection per request, closed after the response), sticky-user-sessions (one connection per multi-turn conversation, closed after its final turn)."},
 
 	// Input
 	{key: keyExtraInputs, names: []string{"extra-inputs"}, group: GroupInput, kind: kindPairs,
 		usage: "Additional request payload fields as key:value pairs (e.g., temperature:0.7) or a JSON object string. Repeatable."},
 	{key: keyHeader, names: []string{"header"}, short: "H", group: GroupInput, kind: kindPairs,
 		usage: "Custom HTTP headers as Header:Value pairs or a JSON object string. Repeatable."},
+	{key: keyInputFile, names: []string{"input-file"}, group: GroupInput, kind: kindString,
+		usage: "Path to the file or directory holding the benchmark dataset. Required by --custom-dataset-type: JSONL for single_turn/multi_turn, a JSONL trace for mooncake_trace, a directory (or file) of pools for random_pool."},
+	{key: keyFixedSchedule, names: []string{"fixed-schedule"}, group: GroupInput, kind: kindBool,
+		usage: "Send requests at the timestamps of the input dataset (trace replay). Enabled automatically for mooncake_trace files whose first record has a timestamp."},
+	{key: keyFixedAutoOffset, names: []string{"fixed-schedule-auto-offset"}, group: GroupInput, kind: kindBool,
+		defHelp: "true when only --fixed-schedule-end-offset is given, else false",
+		usage:   "Shift trace timestamps so the first one is 0 (the run starts at once, timing pattern kept). Mutually exclusive with --fixed-schedule-start-offset."},
+	{key: keyFixedStartOffset, names: []string{"fixed-schedule-start-offset"}, group: GroupInput, kind: kindInt,
+		usage: "Start offset in milliseconds for fixed schedule replay: requests before this timestamp are skipped (one exactly at it is sent). Must be <= --fixed-schedule-end-offset."},
+	{key: keyFixedEndOffset, names: []string{"fixed-schedule-end-offset"}, group: GroupInput, kind: kindInt,
+		usage: "End offset in milliseconds for fixed schedule replay: requests after this timestamp are not sent (one exactly at it is). Defaults to the last timestamp."},
+	{key: keyNoFixedSchedule, names: []string{"no-fixed-schedule"}, group: GroupInput, kind: kindBool,
+		usage: "Do not enable fixed schedule automatically for trace datasets; the trace runs under the otherwise selected mode. Mutually exclusive with --fixed-schedule."},
+	{key: keyCustomDatasetType, names: []string{"custom-dataset-type"}, group: GroupInput, kind: kindString, choices: customDatasetTypes,
+		usage: "Format of the --input-file dataset. Requires --input-file."},
+	{key: keyDatasetSampling, names: []string{"dataset-sampling-strategy"}, group: GroupInput, kind: kindString, choices: samplingStrategies,
+		defHelp: "depends on the dataset (sequential for traces, shuffle for synthetic)",
+		usage:   "How entries are picked from the dataset: sequential (in order, wrapping), random (with replacement), shuffle (without replacement, reshuffled when exhausted)."},
 	{key: keyRandomSeed, names: []string{"random-seed"}, group: GroupInput, kind: kindInt,
 		usage: "Random seed for deterministic data generation. Uses system entropy if not specified."},
 	{key: keyGoodput, names: []string{"goodput"}, group: GroupInput, kind: kindString,
@@ -155,6 +231,8 @@ var options = []*option{
 		usage: "Mean number of tokens for synthetically generated input prompts."},
 	{key: keyISLStddev, names: []string{"prompt-input-tokens-stddev", "synthetic-input-tokens-stddev", "isl-stddev"}, group: GroupISL, kind: kindFloat, def: 0.0,
 		usage: "Standard deviation of synthetic input prompt token lengths."},
+	{key: keyISLBlockSize, names: []string{"prompt-input-tokens-block-size", "synthetic-input-tokens-block-size", "isl-block-size"}, group: GroupISL, kind: kindInt, defHelp: "512",
+		usage: "Token block size for hash_ids in mooncake_trace datasets: each hash id is a cached block of this many tokens, so equal ids share a prompt prefix."},
 
 	// OSL
 	{key: keyOSLMean, names: []string{"prompt-output-tokens-mean", "output-tokens-mean", "osl"}, group: GroupOSL, kind: kindInt,
@@ -163,8 +241,20 @@ var options = []*option{
 		usage: "Standard deviation of requested output lengths. Only applies when --prompt-output-tokens-mean is set."},
 
 	// Conversation Input
+	{key: keyNumSessions, names: []string{"conversation-num", "num-conversations", "num-sessions"}, group: GroupConversationInput, kind: kindInt,
+		usage: "The total number of conversations (sessions) to send; a stop condition counted in sessions instead of requests."},
 	{key: keyNumDatasetEntries, names: []string{"num-dataset-entries", "num-prompts"}, group: GroupConversationInput, kind: kindInt, def: 100,
 		usage: "Total number of unique entries to generate for the dataset."},
+	{key: keyTurnsMean, names: []string{"conversation-turn-mean", "session-turns-mean"}, group: GroupConversationInput, kind: kindInt, def: 1,
+		usage: "Mean number of request-response turns per conversation (1 = single-turn). Chat history accumulates across turns."},
+	{key: keyTurnsStddev, names: []string{"conversation-turn-stddev", "session-turns-stddev"}, group: GroupConversationInput, kind: kindInt, def: 0,
+		usage: "Standard deviation of the number of turns per conversation."},
+	{key: keyTurnDelayMean, names: []string{"conversation-turn-delay-mean", "session-turn-delay-mean"}, group: GroupConversationInput, kind: kindFloat, def: 0.0,
+		usage: "Mean delay in milliseconds between consecutive turns of a conversation (user think time)."},
+	{key: keyTurnDelayStddev, names: []string{"conversation-turn-delay-stddev", "session-turn-delay-stddev"}, group: GroupConversationInput, kind: kindFloat, def: 0.0,
+		usage: "Standard deviation of the turn delays in milliseconds."},
+	{key: keyTurnDelayRatio, names: []string{"conversation-turn-delay-ratio", "session-delay-ratio"}, group: GroupConversationInput, kind: kindFloat, def: 1.0,
+		usage: "Multiplier applied to every turn delay (0 removes delays, < 1 speeds conversations up, > 1 slows them down)."},
 
 	// Output
 	{key: keyArtifactDir, names: []string{"output-artifact-dir", "artifact-dir"}, group: GroupOutput, kind: kindString, def: "artifacts",
@@ -183,12 +273,58 @@ var options = []*option{
 		usage: "Accepted for AIPerf compatibility. aiperf reads tokenizer.json, which never runs remote code, so this changes nothing."},
 
 	// Load Generator
+	{key: keyBenchmarkDuration, names: []string{"benchmark-duration"}, group: GroupLoadGenerator, kind: kindFloat,
+		usage: "Maximum benchmark runtime in seconds: no new requests are sent after it. Responses arriving within --benchmark-grace-period still count."},
+	{key: keyBenchmarkGrace, names: []string{"benchmark-grace-period"}, group: GroupLoadGenerator, kind: kindFloat, defHelp: "30 (inf with --user-centric-rate)",
+		usage: "Seconds to wait for in-flight responses after --benchmark-duration ends; later ones are cancelled and excluded. 'inf' waits for all. Only with --benchmark-duration."},
 	{key: keyConcurrency, names: []string{"concurrency"}, group: GroupLoadGenerator, kind: kindInt, defHelp: "1 when no request rate is given",
-		usage: "Number of concurrent requests to maintain. Must be >= 1."},
+		usage: "Number of concurrent requests to maintain. With --request-rate or --user-centric-rate it is a ceiling on requests in flight (unlimited when not set). Must be >= 1."},
+	{key: keyPrefillConcurrency, names: []string{"prefill-concurrency"}, group: GroupLoadGenerator, kind: kindInt,
+		usage: "Max concurrent requests waiting for their first token (prefill phase). Requires --streaming; must be <= --concurrency."},
+	{key: keyRequestRate, names: []string{"request-rate"}, group: GroupLoadGenerator, kind: kindFloat,
+		usage: "Target request rate in requests per second (open loop, arrivals per --arrival-pattern). Fractional rates are allowed."},
+	{key: keyArrivalPattern, names: []string{"arrival-pattern", "request-rate-mode"}, group: GroupLoadGenerator, kind: kindString, defHelp: ArrivalPoisson, choices: arrivalPatterns,
+		usage: "Arrival process of --request-rate: constant (fixed gaps), poisson (exponential gaps), gamma (tunable with --arrival-smoothness), concurrency_burst (no gaps)."},
+	{key: keyArrivalSmoothness, names: []string{"arrival-smoothness", "vllm-burstiness"}, group: GroupLoadGenerator, kind: kindFloat,
+		usage: "Gamma shape of the arrivals: 1 is Poisson-like, < 1 burstier, > 1 smoother (same as vLLM's --burstiness). Setting it without --arrival-pattern selects gamma."},
 	{key: keyRequestCount, names: []string{"request-count", "num-requests"}, group: GroupLoadGenerator, kind: kindInt, defHelp: "max(10, concurrency * 2)",
-		usage: "The maximum number of requests to send. Must be >= 1."},
+		usage: "The maximum number of requests to send. Without it: the trace length in fixed schedule, no count limit with --benchmark-duration or --num-sessions, else 10 with a rate and max(10, concurrency * 2) without. Must be >= 1."},
 	{key: keyWarmupRequestCount, names: []string{"warmup-request-count", "num-warmup-requests"}, group: GroupLoadGenerator, kind: kindInt,
 		usage: "The number of warmup requests to send before benchmarking. Must be > 0; no warmup phase when not set."},
+	{key: keyWarmupDuration, names: []string{"warmup-duration"}, group: GroupLoadGenerator, kind: kindFloat,
+		usage: "The maximum duration in seconds of the warmup phase. No warmup without this, --warmup-request-count or --num-warmup-sessions."},
+	{key: keyNumWarmupSessions, names: []string{"num-warmup-sessions"}, group: GroupLoadGenerator, kind: kindInt,
+		usage: "The number of sessions (conversations) to send in the warmup phase."},
+	{key: keyWarmupConcurrency, names: []string{"warmup-concurrency"}, group: GroupLoadGenerator, kind: kindInt,
+		usage: "Concurrency of the warmup phase. Defaults to --concurrency."},
+	{key: keyWarmupPrefill, names: []string{"warmup-prefill-concurrency"}, group: GroupLoadGenerator, kind: kindInt,
+		usage: "Prefill concurrency of the warmup phase. Defaults to --prefill-concurrency."},
+	{key: keyWarmupRequestRate, names: []string{"warmup-request-rate"}, group: GroupLoadGenerator, kind: kindFloat,
+		usage: "Request rate of the warmup phase. Defaults to --request-rate."},
+	{key: keyWarmupArrival, names: []string{"warmup-arrival-pattern"}, group: GroupLoadGenerator, kind: kindString, choices: arrivalPatterns,
+		usage: "Arrival pattern of the warmup phase. Defaults to --arrival-pattern."},
+	{key: keyWarmupGrace, names: []string{"warmup-grace-period"}, group: GroupLoadGenerator, kind: kindFloat, defHelp: "inf",
+		usage: "Seconds to wait for warmup responses after --warmup-duration ends. Waits for all of them when not set."},
+	{key: keyCancelRate, names: []string{"request-cancellation-rate"}, group: GroupLoadGenerator, kind: kindFloat,
+		usage: "Percentage (0-100] of requests to cancel after --request-cancellation-delay; they are recorded as errors (code 499) with was_cancelled."},
+	{key: keyCancelDelay, names: []string{"request-cancellation-delay"}, group: GroupLoadGenerator, kind: kindFloat, defHelp: "0",
+		usage: "Seconds after a request was fully sent before it is cancelled (0 = disconnect right after sending). Requires --request-cancellation-rate."},
+	{key: keyUserCentricRate, names: []string{"user-centric-rate"}, group: GroupLoadGenerator, kind: kindFloat,
+		usage: "User-centric mode with this total request rate (QPS): each of --num-users users sends its next turn num_users/qps seconds after the previous one. Needs multi-turn conversations."},
+	{key: keyNumUsers, names: []string{"num-users"}, group: GroupLoadGenerator, kind: kindInt,
+		usage: "The number of users of --user-centric-rate mode."},
+	{key: keyConcurrencyRamp, names: []string{"concurrency-ramp-duration"}, group: GroupLoadGenerator, kind: kindFloat,
+		usage: "Seconds to ramp session concurrency from 1 to its target."},
+	{key: keyPrefillRamp, names: []string{"prefill-concurrency-ramp-duration"}, group: GroupLoadGenerator, kind: kindFloat,
+		usage: "Seconds to ramp prefill concurrency from 1 to its target."},
+	{key: keyWarmupConcRamp, names: []string{"warmup-concurrency-ramp-duration"}, group: GroupLoadGenerator, kind: kindFloat,
+		usage: "Seconds to ramp warmup concurrency from 1 to its target. Defaults to --concurrency-ramp-duration."},
+	{key: keyWarmupPrefillRamp, names: []string{"warmup-prefill-concurrency-ramp-duration"}, group: GroupLoadGenerator, kind: kindFloat,
+		usage: "Seconds to ramp warmup prefill concurrency from 1 to its target. Defaults to --prefill-concurrency-ramp-duration."},
+	{key: keyRequestRateRamp, names: []string{"request-rate-ramp-duration"}, group: GroupLoadGenerator, kind: kindFloat,
+		usage: "Seconds to ramp the request rate from target*(0.1/duration) to the target. Only with --request-rate."},
+	{key: keyWarmupRateRamp, names: []string{"warmup-request-rate-ramp-duration"}, group: GroupLoadGenerator, kind: kindFloat,
+		usage: "Seconds to ramp the warmup request rate to its target. Defaults to --request-rate-ramp-duration."},
 
 	// Service
 	{key: keyLogLevel, names: []string{"log-level"}, group: GroupService, kind: kindString, def: "INFO", choices: logLevels,

@@ -16,6 +16,10 @@ type RunConfig struct {
 	RequestTimeoutSeconds float64  `koanf:"request_timeout_seconds"`
 	UseLegacyMaxTokens    bool     `koanf:"use_legacy_max_tokens"`
 	UseServerTokenCount   bool     `koanf:"use_server_token_count"`
+	// Strategies (resolved to lower case by Load).
+	ModelSelectionStrategy  string `koanf:"model_selection_strategy"`
+	URLStrategy             string `koanf:"url_strategy"`
+	ConnectionReuseStrategy string `koanf:"connection_reuse_strategy"`
 
 	// Input. Header and ExtraInputsRaw keep the raw items; use Headers() and
 	// ExtraInputs() for the parsed maps.
@@ -25,12 +29,34 @@ type RunConfig struct {
 	// Goodput is the raw --goodput string; core/metrics.ParseGoodput checks it.
 	Goodput string `koanf:"goodput"`
 
+	// Dataset files and trace replay. FixedSchedule and NoFixedSchedule are
+	// nil unless the user set them; use FixedSchedule() for the decision.
+	// Empty strings mean unset.
+	InputFile                string `koanf:"input_file"`
+	FixedScheduleFlag        *bool  `koanf:"fixed_schedule"`
+	FixedScheduleAutoOffset  *bool  `koanf:"fixed_schedule_auto_offset"`
+	FixedScheduleStartOffset *int   `koanf:"fixed_schedule_start_offset"`
+	FixedScheduleEndOffset   *int   `koanf:"fixed_schedule_end_offset"`
+	NoFixedSchedule          bool   `koanf:"no_fixed_schedule"`
+	CustomDatasetType        string `koanf:"custom_dataset_type"`
+	DatasetSamplingStrategy  string `koanf:"dataset_sampling_strategy"`
+
 	// Sequence lengths and dataset size.
 	InputTokensMean    int     `koanf:"prompt_input_tokens_mean"`
 	InputTokensStddev  float64 `koanf:"prompt_input_tokens_stddev"`
 	OutputTokensMean   *int    `koanf:"prompt_output_tokens_mean"`
 	OutputTokensStddev float64 `koanf:"prompt_output_tokens_stddev"`
 	NumDatasetEntries  int     `koanf:"num_dataset_entries"`
+	// ISLBlockSize is --isl-block-size; nil leaves the loader's default.
+	ISLBlockSize *int `koanf:"prompt_input_tokens_block_size"`
+
+	// Conversations (multi-turn sessions). Delays are in milliseconds.
+	NumSessions        *int    `koanf:"conversation_num"`
+	SessionTurnsMean   int     `koanf:"conversation_turn_mean"`
+	SessionTurnsStddev int     `koanf:"conversation_turn_stddev"`
+	TurnDelayMeanMs    float64 `koanf:"conversation_turn_delay_mean"`
+	TurnDelayStddevMs  float64 `koanf:"conversation_turn_delay_stddev"`
+	TurnDelayRatio     float64 `koanf:"conversation_turn_delay_ratio"`
 
 	// Output
 	ArtifactDir         string `koanf:"output_artifact_dir"`
@@ -42,10 +68,37 @@ type RunConfig struct {
 	TokenizerRevision        string `koanf:"tokenizer_revision"`
 	TokenizerTrustRemoteCode bool   `koanf:"tokenizer_trust_remote_code"`
 
-	// Load generator
-	Concurrency        *int `koanf:"concurrency"`
-	RequestCount       *int `koanf:"request_count"`
-	WarmupRequestCount *int `koanf:"warmup_request_count"`
+	// Load generator. Nil pointers and empty strings are unset; durations
+	// are in seconds; Profiling() and Warmup() apply defaults and
+	// inheritance. Grace periods may be +Inf ("inf").
+	BenchmarkDuration        *float64 `koanf:"benchmark_duration"`
+	BenchmarkGracePeriod     *float64 `koanf:"benchmark_grace_period"`
+	Concurrency              *int     `koanf:"concurrency"`
+	PrefillConcurrency       *int     `koanf:"prefill_concurrency"`
+	RequestRate              *float64 `koanf:"request_rate"`
+	ArrivalPattern           string   `koanf:"arrival_pattern"`
+	ArrivalSmoothness        *float64 `koanf:"arrival_smoothness"`
+	RequestCount             *int     `koanf:"request_count"`
+	WarmupRequestCount       *int     `koanf:"warmup_request_count"`
+	WarmupDuration           *float64 `koanf:"warmup_duration"`
+	NumWarmupSessions        *int     `koanf:"num_warmup_sessions"`
+	WarmupConcurrency        *int     `koanf:"warmup_concurrency"`
+	WarmupPrefillConcurrency *int     `koanf:"warmup_prefill_concurrency"`
+	WarmupRequestRate        *float64 `koanf:"warmup_request_rate"`
+	WarmupArrivalPattern     string   `koanf:"warmup_arrival_pattern"`
+	WarmupGracePeriod        *float64 `koanf:"warmup_grace_period"`
+	// RequestCancellationRate is a percentage (0, 100].
+	RequestCancellationRate  *float64 `koanf:"request_cancellation_rate"`
+	RequestCancellationDelay *float64 `koanf:"request_cancellation_delay"`
+	UserCentricRate          *float64 `koanf:"user_centric_rate"`
+	NumUsers                 *int     `koanf:"num_users"`
+	// Ramp durations in seconds.
+	ConcurrencyRampDuration              *float64 `koanf:"concurrency_ramp_duration"`
+	PrefillConcurrencyRampDuration       *float64 `koanf:"prefill_concurrency_ramp_duration"`
+	WarmupConcurrencyRampDuration        *float64 `koanf:"warmup_concurrency_ramp_duration"`
+	WarmupPrefillConcurrencyRampDuration *float64 `koanf:"warmup_prefill_concurrency_ramp_duration"`
+	RequestRateRampDuration              *float64 `koanf:"request_rate_ramp_duration"`
+	WarmupRequestRateRampDuration        *float64 `koanf:"warmup_request_rate_ramp_duration"`
 
 	// Service. LogLevel already reflects -v/-vv; UIType is resolved (never
 	// empty after Load, and never "dashboard").
@@ -59,6 +112,9 @@ type RunConfig struct {
 	// ArtifactDirSet reports whether the user chose the artifact directory
 	// (flag, file or env); only then is no per-run subdirectory added.
 	ArtifactDirSet bool `koanf:"-"`
+
+	// trace is what Load learnt from --input-file (timestamps, entry count).
+	trace traceInfo
 }
 
 // Defaults of computed values (AIPerf LoadGeneratorDefaults).
@@ -86,21 +142,53 @@ func normalizeURL(u string) string {
 	return "http://" + u
 }
 
-// EffectiveConcurrency is --concurrency, or 1 when it was not given (no rate
-// mode exists in this slice, so the run is a concurrency burst).
+// EffectiveConcurrency is --concurrency when given. Otherwise it is 1 in
+// concurrency mode without --prefill-concurrency (AIPerf's default), and 0
+// (no ceiling) when a rate, user-centric rate or fixed schedule drives the
+// run or only the prefill stage is capped.
 func (c *RunConfig) EffectiveConcurrency() int {
 	if c.Concurrency != nil {
 		return *c.Concurrency
 	}
-	return defaultConcurrency
+	if c.Mode() == ModeConcurrency && c.PrefillConcurrency == nil {
+		return defaultConcurrency
+	}
+	return 0
 }
 
-// EffectiveRequestCount is --request-count, or max(10, 2*concurrency).
+// EffectiveRequestCount is --request-count, or AIPerf's computed default; 0
+// means no count limit (another stop condition ends the phase):
+//   - --num-sessions or --benchmark-duration given: 0;
+//   - fixed schedule: the number of trace entries (0 when unknown);
+//   - request-rate and user-centric modes: 10;
+//   - concurrency mode: max(10, 2 * concurrency), using the prefill
+//     concurrency when only that is given.
 func (c *RunConfig) EffectiveRequestCount() int {
 	if c.RequestCount != nil {
 		return *c.RequestCount
 	}
-	return max(minRequestCount, requestCountMultiplier*c.EffectiveConcurrency())
+	if c.NumSessions != nil || c.BenchmarkDuration != nil {
+		return 0
+	}
+	switch c.Mode() {
+	case ModeFixedSchedule:
+		return c.trace.entries
+	case ModeRequestRate, ModeUserCentric:
+		return minRequestCount
+	}
+	n := c.EffectiveConcurrency()
+	if n == 0 && c.PrefillConcurrency != nil {
+		n = *c.PrefillConcurrency
+	}
+	return max(minRequestCount, requestCountMultiplier*n)
+}
+
+// EffectiveNumSessions is --num-sessions, or 0 (no session limit).
+func (c *RunConfig) EffectiveNumSessions() int {
+	if c.NumSessions != nil {
+		return *c.NumSessions
+	}
+	return 0
 }
 
 // EffectiveWarmupRequestCount is --warmup-request-count, or 0 (no warmup).

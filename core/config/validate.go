@@ -104,6 +104,10 @@ func (c *RunConfig) Validate(ch Choices) error {
 		*c.Concurrency > *c.RequestCount {
 		add("--concurrency (%d) cannot be greater than --request-count (%d)", *c.Concurrency, *c.RequestCount)
 	}
+	c.validateChoices(add)
+	c.validateRanges(add)
+	c.validateModes(add)
+	c.validateDataset(add)
 
 	// Service
 	if !slices.Contains(logLevels, c.LogLevel) {

@@ -1,0 +1,106 @@
+package config
+
+import (
+	"bufio"
+	"bytes"
+	"encoding/json"
+	"errors"
+	"io"
+	"io/fs"
+	"os"
+	"path/filepath"
+	"strings"
+)
+
+// traceInfo is what the mode decision needs from --input-file: whether its
+// first record carries a timestamp (auto fixed schedule) and how many
+// entries it has (fixed schedule's default request count).
+type traceInfo struct {
+	timestamps bool
+	entries    int
+}
+
+// inspectTrace reads the dataset the way AIPerf does: the first non-empty
+// line that parses as JSON decides "timestamps"; with count, entries counts
+// non-empty lines (of every *.jsonl file below a directory). Unreadable
+// input gives the zero value; Validate reports a missing file.
+func inspectTrace(path string, count bool) traceInfo {
+	st, err := os.Stat(path)
+	if err != nil {
+		return traceInfo{}
+	}
+	if !st.IsDir() {
+		info, _ := scanTraceFile(path, true, count)
+		return info
+	}
+	if !count {
+		return traceInfo{} // a directory never enables fixed schedule
+	}
+	var out traceInfo
+	_ = filepath.WalkDir(path, func(p string, d fs.DirEntry, err error) error {
+		if err != nil || d.IsDir() || !strings.HasSuffix(p, ".jsonl") {
+			return nil // an unreadable entry only lowers the count
+		}
+		info, _ := scanTraceFile(p, false, true)
+		out.entries += info.entries
+		return nil
+	})
+	return out
+}
+
+// scanTraceFile detects timestamps and/or counts non-empty lines, without a
+// line-length limit (trace lines with long hash_ids lists can be large).
+func scanTraceFile(path string, detect, count bool) (traceInfo, error) {
+	f, err := os.Open(path)
+	if err != nil {
+		return traceInfo{}, err
+	}
+	defer f.Close()
+	var info traceInfo
+	r := bufio.NewReaderSize(f, 64<<10)
+	var line []byte // only kept while the timestamp question is open
+	nonEmpty := false
+	for {
+		chunk, err := r.ReadSlice('\n')
+		if len(bytes.TrimSpace(chunk)) > 0 {
+			nonEmpty = true
+		}
+		if detect {
+			line = append(line, chunk...)
+		}
+		if err == nil || errors.Is(err, io.EOF) { // a line ended
+			if nonEmpty {
+				info.entries++
+				if detect {
+					if ts, ok := recordTimestamp(line); ok {
+						info.timestamps, detect = ts, false
+						if !count {
+							return info, nil
+						}
+					}
+				}
+			}
+			line, nonEmpty = line[:0], false
+		}
+		switch {
+		case err == nil, errors.Is(err, bufio.ErrBufferFull):
+			continue
+		case errors.Is(err, io.EOF):
+			return info, nil
+		default:
+			return info, err
+		}
+	}
+}
+
+// recordTimestamp reports whether line is a JSON object (ok) and, if so,
+// whether it has a non-null "timestamp".
+func recordTimestamp(line []byte) (has, ok bool) {
+	var rec struct {
+		Timestamp json.RawMessage `json:"timestamp"`
+	}
+	if err := json.Unmarshal(bytes.TrimSpace(line), &rec); err != nil {
+		return false, false
+	}
+	return len(rec.Timestamp) > 0 && string(rec.Timestamp) != "null", true
+}
