@@ -122,6 +122,11 @@ func (p *RecordProcessor) validMetrics(pr *sdk.ParsedRecord, v map[string]sdk.Me
 		}
 	}
 
+	// Only open-loop strategies schedule requests; closed-loop ones have no lag.
+	if p.on[idScheduleLag] && rec.ScheduledNs > 0 {
+		setScalar(v, TagScheduleLag, float64(start-rec.ScheduledNs))
+	}
+
 	if p.on[idOutputTokenCount] {
 		setCount(v, TagOutputTokenCount, pr.OutputTokens)
 	}

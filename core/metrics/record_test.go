@@ -309,3 +309,31 @@ func docsExampleRecord() *sdk.ParsedRecord {
 	pr.Record.TimestampNs = 1759813207532900363
 	return pr
 }
+
+func TestScheduleLag(t *testing.T) {
+	info := sdk.RunInfo{Endpoint: sdk.EndpointMetadata{ProducesTokens: true, TokenizesInput: true}, Streaming: true}
+	p := NewRecordProcessor(info)
+	cases := []struct {
+		name      string
+		scheduled int64
+		want      float64
+		present   bool
+	}{
+		{"open-loop request sent 250 µs late", 1_000_000, 250_000, true},
+		{"closed-loop request has no schedule", 0, 0, false},
+	}
+	for _, c := range cases {
+		rec := &sdk.RequestRecord{StartPerfNs: 1_250_000, ScheduledNs: c.scheduled, Streaming: true}
+		rm, err := p.Process(&sdk.ParsedRecord{Record: rec, Responses: []sdk.ParsedResponse{{PerfNs: 2_000_000, Text: "x"}}})
+		if err != nil {
+			t.Fatal(err)
+		}
+		got, ok := rm.Values[TagScheduleLag]
+		if ok != c.present || got.Scalar != c.want {
+			t.Errorf("%s: schedule_lag = %v (present %v), want %v (present %v)", c.name, got.Scalar, ok, c.want, c.present)
+		}
+	}
+	if d, _ := Lookup(TagScheduleLag); d.ToDisplay(250_000) != 0.25 || d.DisplayUnit != UnitMilliseconds {
+		t.Errorf("schedule_lag displays as %v %s", d.ToDisplay(250_000), d.DisplayUnit)
+	}
+}

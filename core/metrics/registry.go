@@ -60,6 +60,9 @@ const (
 	TagGoodRequestCount  = "good_request_count"
 	TagGoodput           = "goodput"
 	TagErrorISL          = "error_isl"
+	// TagScheduleLag is ours (not AIPerf's): how late a scheduled request
+	// was actually sent, so timing precision is visible per record.
+	TagScheduleLag = "schedule_lag"
 )
 
 const (
@@ -124,6 +127,7 @@ const (
 	idGoodRequestCount
 	idGoodput
 	idErrorISL
+	idScheduleLag
 	numMetrics
 )
 
@@ -215,6 +219,9 @@ var registry = [numMetrics]Def{
 		Unit: UnitTokens, DisplayUnit: UnitTokens, Kind: KindRecord,
 		Flags:        sdk.FlagTokenizesInputOnly | sdk.FlagLargerIsBetter | sdk.FlagNoConsole | sdk.FlagErrorOnly,
 		DisplayOrder: NoDisplayOrder, Integer: true},
+	idScheduleLag: {Tag: TagScheduleLag, Header: "Schedule Lag", ShortHeader: "Sched Lag",
+		Unit: UnitNanoseconds, DisplayUnit: UnitMilliseconds, Kind: KindRecord,
+		Flags: sdk.FlagNoConsole, DisplayOrder: NoDisplayOrder},
 }
 
 // byTag maps a tag to its registry index.
