@@ -31,13 +31,12 @@ func Profile(ctx context.Context, reg *registry.Registry, s *Settings, stdout, s
 			NewTokenizer,
 			NewComposer,
 			NewTransport,
-			NewTiming,
 			NewUI,
 			NewRunInfo,
 			NewOutputs,
 			func(p runnerParams) *Runner {
 				return &Runner{Settings: p.Settings, Log: p.Log, Endpoint: p.Endpoint, Tokenizer: p.Tokenizer,
-					Composer: p.Composer, Transport: p.Transport, Timing: p.Timing, UI: p.UI,
+					Composer: p.Composer, Transport: p.Transport, Registry: p.Registry, UI: p.UI,
 					Outputs: p.Outputs, RunInfo: p.RunInfo, Stdout: stdout}
 			},
 		),
@@ -66,7 +65,7 @@ type runnerParams struct {
 	Tokenizer sdk.Tokenizer
 	Composer  sdk.DatasetComposer
 	Transport sdk.Transport
-	Timing    sdk.TimingStrategy
+	Registry  *registry.Registry
 	UI        sdk.UI
 	Outputs   *Outputs
 	RunInfo   sdk.RunInfo

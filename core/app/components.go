@@ -74,18 +74,19 @@ func NewTransport(lc fx.Lifecycle, reg *registry.Registry, s *Settings) (sdk.Tra
 	if _, err := reg.Resolve(sdk.CategoryTransport, "http"); err != nil {
 		return nil, err
 	}
-	tr := transport.New(transport.Options{MaxConnsPerHost: s.Concurrency, Timeout: s.Timeout})
+	// The pool is sized to the concurrency ceiling; open loops without one
+	// get an unbounded pool.
+	tr := transport.New(transport.Options{MaxConnsPerHost: s.Profiling.Concurrency, Timeout: s.Timeout})
 	lc.Append(fx.StopHook(func() error { return tr.Close() }))
 	return tr, nil
 }
 
-// NewTiming resolves the timing strategy (closed-loop concurrency for now).
-func NewTiming(reg *registry.Registry) (sdk.TimingStrategy, error) {
-	return registry.Get[sdk.TimingStrategy](reg, sdk.CategoryTimingStrategy, "concurrency")
-}
-
-// NewComposer resolves the dataset composer.
-func NewComposer(reg *registry.Registry) (sdk.DatasetComposer, error) {
+// NewComposer resolves the dataset composer: "custom" for --input-file
+// (its loader chosen by --custom-dataset-type or detected), else synthetic.
+func NewComposer(reg *registry.Registry, s *Settings) (sdk.DatasetComposer, error) {
+	if s.Dataset.InputFile != "" {
+		return registry.Get[sdk.DatasetComposer](reg, sdk.CategoryDatasetComposer, "custom")
+	}
 	return registry.Get[sdk.DatasetComposer](reg, sdk.CategoryDatasetComposer, "synthetic")
 }
 

@@ -320,11 +320,7 @@ func newRunner(t *testing.T, s *Settings, stdout *bytes.Buffer) *Runner {
 	if err != nil {
 		t.Fatal(err)
 	}
-	comp, err := NewComposer(reg)
-	if err != nil {
-		t.Fatal(err)
-	}
-	timing, err := NewTiming(reg)
+	comp, err := NewComposer(reg, s)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -340,9 +336,9 @@ func newRunner(t *testing.T, s *Settings, stdout *bytes.Buffer) *Runner {
 	if err != nil {
 		t.Fatal(err)
 	}
-	tr := transport.New(transport.Options{MaxConnsPerHost: s.Concurrency, Timeout: s.Timeout})
+	tr := transport.New(transport.Options{MaxConnsPerHost: s.Profiling.Concurrency, Timeout: s.Timeout})
 	t.Cleanup(func() { _ = tr.Close() })
-	return &Runner{Settings: s, Log: log, Endpoint: ep, Tokenizer: tok, Composer: comp, Transport: tr, Timing: timing,
+	return &Runner{Settings: s, Log: log, Endpoint: ep, Tokenizer: tok, Composer: comp, Transport: tr, Registry: reg,
 		UI: ui, Outputs: outs, RunInfo: info, Stdout: stdout}
 }
 

@@ -24,33 +24,26 @@ func FromConfig(cfg *config.RunConfig, serviceKind string, args []string) (*Sett
 	if err != nil {
 		return nil, err
 	}
-	osl := 0
-	if cfg.OutputTokensMean != nil {
-		osl = *cfg.OutputTokensMean
-	}
 	return &Settings{
-		Models:             cfg.ModelNames,
-		EndpointType:       cfg.EndpointType,
-		CustomEndpoint:     cfg.CustomEndpoint,
-		URLs:               cfg.URLs(),
-		Streaming:          cfg.Streaming,
-		APIKey:             cfg.APIKey,
-		UserHeaders:        cfg.Headers(),
-		ExtraInputs:        cfg.ExtraInputs(),
-		Timeout:            time.Duration(cfg.RequestTimeoutSeconds * float64(time.Second)),
-		LegacyMaxToks:      cfg.UseLegacyMaxTokens,
-		Concurrency:        cfg.EffectiveConcurrency(),
-		RequestCount:       cfg.EffectiveRequestCount(),
-		WarmupRequestCount: cfg.EffectiveWarmupRequestCount(),
-		Dataset: sdk.DatasetOptions{
-			Models:             cfg.ModelNames,
-			NumEntries:         cfg.NumDatasetEntries,
-			InputTokensMean:    cfg.InputTokensMean,
-			InputTokensStddev:  cfg.InputTokensStddev,
-			OutputTokensMean:   osl,
-			OutputTokensStddev: cfg.OutputTokensStddev,
-			RandomSeed:         seed,
-		},
+		Models:          cfg.ModelNames,
+		EndpointType:    cfg.EndpointType,
+		CustomEndpoint:  cfg.CustomEndpoint,
+		URLs:            cfg.URLs(),
+		Streaming:       cfg.Streaming,
+		APIKey:          cfg.APIKey,
+		UserHeaders:     cfg.Headers(),
+		ExtraInputs:     cfg.ExtraInputs(),
+		Timeout:         time.Duration(cfg.RequestTimeoutSeconds * float64(time.Second)),
+		LegacyMaxToks:   cfg.UseLegacyMaxTokens,
+		Profiling:       cfg.Profiling(),
+		Warmup:          warmup(cfg),
+		FixedSchedule:   cfg.FixedSchedule(),
+		ScheduleWindow:  cfg.FixedScheduleWindow(),
+		Sampling:        cfg.DatasetSamplingStrategy,
+		ModelSelection:  cfg.ModelSelectionStrategy,
+		ConnectionReuse: cfg.ConnectionReuseStrategy,
+		Cancellation:    cfg.RequestCancellation(),
+		Dataset:         datasetOptions(cfg, seed),
 		Tokenizer: sdk.TokenizerSource{
 			Name:            tokenizerName(cfg),
 			Revision:        cfg.TokenizerRevision,
@@ -109,4 +102,23 @@ func tokenizerName(cfg *config.RunConfig) string {
 		return cfg.ModelNames[0]
 	}
 	return ""
+}
+
+func warmup(cfg *config.RunConfig) *config.PhaseSettings {
+	w, ok := cfg.Warmup()
+	if !ok {
+		return nil
+	}
+	return &w
+}
+
+// datasetOptions are the composer's inputs; --num-sessions also sets how
+// many conversations to build, as in AIPerf.
+func datasetOptions(cfg *config.RunConfig, seed int64) sdk.DatasetOptions {
+	o := cfg.DatasetOptions()
+	o.RandomSeed = seed
+	if n := cfg.EffectiveNumSessions(); n > o.NumEntries {
+		o.NumEntries = n
+	}
+	return o
 }

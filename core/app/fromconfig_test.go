@@ -57,19 +57,18 @@ func TestFromConfigEveryField(t *testing.T) {
 
 	models := []string{"org/model-a", "model-b"}
 	want := Settings{
-		Models:             models,
-		EndpointType:       "completions",
-		CustomEndpoint:     "/v1/x",
-		URLs:               []string{"http://localhost:9000", "https://h2/"},
-		Streaming:          true,
-		APIKey:             secret,
-		UserHeaders:        map[string]string{"Authorization": "Bearer " + secret, "X-Team": "blue"},
-		ExtraInputs:        map[string]any{"ignore_eos": true, "temperature": 0.5},
-		Timeout:            2500 * time.Millisecond,
-		LegacyMaxToks:      true,
-		Concurrency:        3,
-		RequestCount:       10, // max(10, 2*3)
-		WarmupRequestCount: 2,
+		Models:          models,
+		EndpointType:    "completions",
+		CustomEndpoint:  "/v1/x",
+		URLs:            []string{"http://localhost:9000", "https://h2/"},
+		Streaming:       true,
+		APIKey:          secret,
+		UserHeaders:     map[string]string{"Authorization": "Bearer " + secret, "X-Team": "blue"},
+		ExtraInputs:     map[string]any{"ignore_eos": true, "temperature": 0.5},
+		Timeout:         2500 * time.Millisecond,
+		LegacyMaxToks:   true,
+		ModelSelection:  "round_robin", // the flag defaults
+		ConnectionReuse: "pooled",
 		Dataset: sdk.DatasetOptions{Models: models, NumEntries: 7, InputTokensMean: 64, InputTokensStddev: 4,
 			OutputTokensMean: 16, OutputTokensStddev: 2, RandomSeed: 99},
 		Tokenizer:   sdk.TokenizerSource{Name: "builtin", Revision: "main"},
@@ -84,6 +83,18 @@ func TestFromConfigEveryField(t *testing.T) {
 	}
 	got := *s
 	got.InputConfig, got.CLICommand = nil, ""
+	// Phases and the multi-turn dataset fields come from config's own
+	// accessors (tested there); check the values this run sets.
+	if p := got.Profiling; p.Mode != config.ModeConcurrency || p.Concurrency != 3 || p.Count != 10 { // max(10, 2*3)
+		t.Errorf("Profiling = %+v", p)
+	}
+	if w := got.Warmup; w == nil || w.Count != 2 || w.Concurrency != 3 {
+		t.Errorf("Warmup = %+v, want 2 requests inheriting concurrency 3", w)
+	}
+	got.Profiling, got.Warmup, got.ScheduleWindow, got.Cancellation = config.PhaseSettings{}, nil, config.ScheduleWindow{}, config.Cancellation{}
+	d := got.Dataset
+	d.SessionTurnsMean, d.SessionTurnsStddev, d.TurnDelayMeanMs, d.TurnDelayStddevMs, d.TurnDelayRatio = 0, 0, 0, 0, 0
+	got.Dataset = d
 	if !reflect.DeepEqual(got, want) {
 		t.Errorf("Settings\n%+v\nwant\n%+v", got, want)
 	}
@@ -109,9 +120,10 @@ func TestFromConfigDefaults(t *testing.T) {
 		{"EndpointType", s.EndpointType, "chat"},
 		{"URLs", s.URLs, []string{"http://localhost:8000"}},
 		{"Timeout", s.Timeout, 6 * time.Hour},
-		{"Concurrency", s.Concurrency, 1},
-		{"RequestCount", s.RequestCount, 10},
-		{"WarmupRequestCount", s.WarmupRequestCount, 0},
+		{"Profiling.Mode", s.Profiling.Mode, config.ModeConcurrency},
+		{"Profiling.Concurrency", s.Profiling.Concurrency, 1},
+		{"Profiling.Count", s.Profiling.Count, 10},
+		{"Warmup", s.Warmup == nil, true},
 		{"Dataset.InputTokensMean", s.Dataset.InputTokensMean, 550},
 		{"Dataset.NumEntries", s.Dataset.NumEntries, 100},
 		// No --osl: the composer leaves the output length to the server.

@@ -16,6 +16,7 @@ import (
 	"github.com/aiperf-go/aiperf/core/records"
 	"github.com/aiperf-go/aiperf/core/version"
 	sdk "github.com/aiperf-go/aiperf/plugin-sdk"
+	"github.com/aiperf-go/aiperf/registry"
 	"github.com/google/uuid"
 )
 
@@ -34,7 +35,7 @@ type Runner struct {
 	Tokenizer sdk.Tokenizer
 	Composer  sdk.DatasetComposer
 	Transport sdk.Transport
-	Timing    sdk.TimingStrategy
+	Registry  *registry.Registry
 	UI        sdk.UI
 	Outputs   *Outputs
 	RunInfo   sdk.RunInfo
@@ -42,6 +43,8 @@ type Runner struct {
 	Stdout io.Writer
 
 	profilingStart, profilingEnd time.Time
+	// schedule holds the fixed-schedule send offsets (trace replay only).
+	schedule []time.Duration
 }
 
 // Outcome summarizes a finished run.
@@ -63,18 +66,29 @@ func (r *Runner) Run(ctx context.Context) (*Outcome, error) {
 	if err != nil {
 		return nil, fmt.Errorf("compose dataset: %w", err)
 	}
-	reqs, inputs, err := engine.Prepare(r.Endpoint, convs, engine.PrepareOptions{
+	sampling := s.Sampling
+	if s.FixedSchedule {
+		// Trace replay sends entries in time order, each at its offset.
+		if convs, r.schedule, err = fixedSchedule(convs, s.ScheduleWindow); err != nil {
+			return nil, err
+		}
+		sampling = engine.SampleSequential
+	}
+	popts := engine.PrepareOptions{
 		Models: s.Models, Streaming: r.RunInfo.Streaming, UseLegacyMaxTokens: s.LegacyMaxToks,
 		ExtraInputs: s.ExtraInputs, Tokenizer: r.Tokenizer, IncludeUsage: s.UseServerTokenCount,
-	})
+		ModelSelection: s.ModelSelection, Seed: s.Seed,
+	}
+	reqs, inputs, err := engine.Prepare(r.Endpoint, convs, popts)
 	if err != nil {
 		return nil, err
 	}
 	ec.Inputs = inputs
 
-	eng, err := engine.New(r.Transport, r.Timing, reqs, engine.Options{
+	eng, err := engine.New(r.Transport, nil, reqs, engine.Options{
 		URLs: r.endpointURLs(), Headers: r.headers(), Streaming: r.RunInfo.Streaming,
-		Timeout: s.Timeout, Seed: s.Seed,
+		Timeout: s.Timeout, Seed: s.Seed, Endpoint: r.Endpoint, Prepare: popts,
+		ConnectionReuse: s.ConnectionReuse, Sampling: sampling,
 	})
 	if err != nil {
 		return nil, err
@@ -125,23 +139,33 @@ func (r *Runner) Run(ctx context.Context) (*Outcome, error) {
 
 func (r *Runner) runPhases(ctx context.Context, eng *engine.Engine, pipe *records.Pipeline) error {
 	s := r.Settings
-	if s.WarmupRequestCount > 0 {
-		r.Log.Info("warmup phase", "requests", s.WarmupRequestCount, "concurrency", s.Concurrency)
+	if s.Warmup != nil {
+		ph, err := buildPhase(r.Registry, sdk.PhaseWarmup, *s.Warmup, s.Seed, nil)
+		if err != nil {
+			return err
+		}
+		r.Log.Info("warmup phase", "mode", s.Warmup.Mode, "requests", ph.Plan.RequestCount, "duration", ph.Plan.Duration)
+		eng.SetPhaseOptions(engine.PhaseOptions{RequestBudget: ph.Budget})
 		// Warmup records are measured but excluded from every result.
-		if err := eng.RunPhase(ctx, sdk.PhasePlan{Phase: sdk.PhaseWarmup, RequestCount: s.WarmupRequestCount,
-			Concurrency: s.Concurrency, RandomSeed: s.Seed}, func(engine.Completed) {}); err != nil {
+		if err := eng.RunPhaseWith(ctx, ph.Strategy, ph.Plan, func(engine.Completed) {}); err != nil {
 			return err
 		}
 	}
 	if ctx.Err() != nil {
 		return nil
 	}
-	r.Log.Info("profiling phase", "requests", s.RequestCount, "concurrency", s.Concurrency)
+	ph, err := buildPhase(r.Registry, sdk.PhaseProfiling, s.Profiling, s.Seed, r.schedule)
+	if err != nil {
+		return err
+	}
+	r.Log.Info("profiling phase", "mode", s.Profiling.Mode, "requests", ph.Plan.RequestCount, "duration", ph.Plan.Duration,
+		"concurrency", ph.Plan.Concurrency, "rate", ph.Plan.RequestRate)
+	eng.SetPhaseOptions(engine.PhaseOptions{RequestBudget: ph.Budget, TurnGap: ph.TurnGap,
+		CancellationRate: s.Cancellation.Rate, CancellationDelay: s.Cancellation.Delay})
 	// start_time/end_time of the exports span the profiling phase only.
 	r.profilingStart = time.Now()
 	defer func() { r.profilingEnd = time.Now() }()
-	return eng.RunPhase(ctx, sdk.PhasePlan{Phase: sdk.PhaseProfiling, RequestCount: s.RequestCount,
-		Concurrency: s.Concurrency, RandomSeed: s.Seed}, pipe.Submit)
+	return eng.RunPhaseWith(ctx, ph.Strategy, ph.Plan, pipe.Submit)
 }
 
 func (r *Runner) summarize() (*sdk.Results, error) {

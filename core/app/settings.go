@@ -4,6 +4,7 @@ import (
 	"log/slog"
 	"time"
 
+	"github.com/aiperf-go/aiperf/core/config"
 	sdk "github.com/aiperf-go/aiperf/plugin-sdk"
 )
 
@@ -22,9 +23,20 @@ type Settings struct {
 	Timeout        time.Duration
 	LegacyMaxToks  bool
 
-	Concurrency        int
-	RequestCount       int
-	WarmupRequestCount int
+	// Profiling and Warmup (nil when there is none) are the phases, with
+	// AIPerf's defaults and warmup inheritance applied.
+	Profiling config.PhaseSettings
+	Warmup    *config.PhaseSettings
+	// FixedSchedule replays trace timestamps within ScheduleWindow.
+	FixedSchedule  bool
+	ScheduleWindow config.ScheduleWindow
+	// Sampling, ModelSelection and ConnectionReuse are the
+	// --dataset-sampling-strategy, --model-selection-strategy and
+	// --connection-reuse-strategy choices ("" = default).
+	Sampling        string
+	ModelSelection  string
+	ConnectionReuse string
+	Cancellation    config.Cancellation
 
 	Dataset sdk.DatasetOptions
 	// Tokenizer names the tokenizer (Name is --tokenizer, else the first model).

@@ -2,6 +2,7 @@ package engine
 
 import (
 	"fmt"
+	"math/rand/v2"
 
 	sdk "github.com/aiperf-go/aiperf/plugin-sdk"
 )
@@ -18,6 +19,9 @@ type PreparedRequest struct {
 	InputText   string
 	InputTokens *int
 	MaxTokens   *int
+	// Turn is the dataset turn, kept to re-render later turns of a session
+	// with the conversation's history.
+	Turn sdk.Turn
 }
 
 // PrepareOptions are the run settings that shape payloads.
@@ -31,6 +35,23 @@ type PrepareOptions struct {
 	IncludeUsage bool
 	// Tokenizer counts ISL once per prompt here instead of once per request.
 	Tokenizer sdk.Tokenizer
+	// ModelSelection is round_robin (default) or random (seeded by Seed),
+	// applied per conversation when a turn names no model.
+	ModelSelection string
+	Seed           int64
+}
+
+// RequestInfo is the endpoint input for one turn.
+func (o PrepareOptions) RequestInfo(model string, turn sdk.Turn, history []sdk.HistoryEntry) sdk.RequestInfo {
+	return sdk.RequestInfo{
+		Model:              model,
+		Streaming:          o.Streaming,
+		Turn:               turn,
+		History:            history,
+		UseLegacyMaxTokens: o.UseLegacyMaxTokens,
+		IncludeUsage:       o.Streaming && o.IncludeUsage,
+		ExtraInputs:        o.ExtraInputs,
+	}
 }
 
 // Prepare renders every turn of every conversation with the endpoint.
@@ -43,23 +64,18 @@ func Prepare(ep sdk.Endpoint, convs []sdk.Conversation, opts PrepareOptions) ([]
 		return nil, nil, fmt.Errorf("no model name given")
 	}
 	meta := ep.Metadata()
+	pick := modelPicker(opts)
 	reqs := make([]PreparedRequest, 0, len(convs))
 	inputs := make([]sdk.InputEntry, 0, len(convs))
 	for ci, conv := range convs {
 		entry := sdk.InputEntry{SessionID: conv.SessionID}
+		convModel := pick(ci)
 		for ti, turn := range conv.Turns {
 			model := turn.Model
 			if model == "" {
-				model = opts.Models[ci%len(opts.Models)]
+				model = convModel
 			}
-			body, err := ep.FormatPayload(sdk.RequestInfo{
-				Model:              model,
-				Streaming:          opts.Streaming,
-				Turn:               turn,
-				UseLegacyMaxTokens: opts.UseLegacyMaxTokens,
-				IncludeUsage:       opts.Streaming && opts.IncludeUsage,
-				ExtraInputs:        opts.ExtraInputs,
-			})
+			body, err := ep.FormatPayload(opts.RequestInfo(model, turn, nil))
 			if err != nil {
 				return nil, nil, fmt.Errorf("format payload for conversation %s turn %d: %w", conv.SessionID, ti, err)
 			}
@@ -71,6 +87,7 @@ func Prepare(ep sdk.Endpoint, convs []sdk.Conversation, opts PrepareOptions) ([]
 				Payload:        body,
 				InputText:      text,
 				MaxTokens:      turn.MaxTokens,
+				Turn:           turn,
 			}
 			if meta.TokenizesInput && opts.Tokenizer != nil && text != "" {
 				n := opts.Tokenizer.Count(text)
@@ -97,4 +114,14 @@ func joinTexts(texts []string) string {
 		b = append(b, t...)
 	}
 	return string(b)
+}
+
+// modelPicker assigns models to conversations: round robin, or uniformly at
+// random from a seeded source (--model-selection-strategy).
+func modelPicker(opts PrepareOptions) func(conv int) string {
+	if opts.ModelSelection != "random" || len(opts.Models) == 1 {
+		return func(conv int) string { return opts.Models[conv%len(opts.Models)] }
+	}
+	rng := rand.New(rand.NewPCG(uint64(opts.Seed), 0x6d6f64656c))
+	return func(int) string { return opts.Models[rng.IntN(len(opts.Models))] }
 }

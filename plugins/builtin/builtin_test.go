@@ -31,6 +31,15 @@ func TestManifestMatchesBuiltins(t *testing.T) {
 			_, err := registry.Get[sdk.TimingStrategy](reg, sdk.CategoryTimingStrategy, n)
 			return err
 		},
+		sdk.CategoryArrivalPattern: func(n string) error {
+			_, err := registry.Get[sdk.ArrivalPattern](reg, sdk.CategoryArrivalPattern, n)
+			return err
+		},
+		sdk.CategoryRamp: func(n string) error { _, err := registry.Get[sdk.Ramp](reg, sdk.CategoryRamp, n); return err },
+		sdk.CategoryCustomDataset: func(n string) error {
+			_, err := registry.Get[sdk.CustomDatasetLoader](reg, sdk.CategoryCustomDataset, n)
+			return err
+		},
 		sdk.CategoryDatasetComposer: func(n string) error {
 			_, err := registry.Get[sdk.DatasetComposer](reg, sdk.CategoryDatasetComposer, n)
 			return err

@@ -1,0 +1,255 @@
+package main
+
+// End-to-end tests of the load generator: every timing mode against the
+// real mock server, checked from the exported records.
+
+import (
+	"encoding/json"
+	"fmt"
+	"math"
+	"os"
+	"path/filepath"
+	"sort"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/aiperf-go/aiperf/mockserver"
+)
+
+// span is one request's [start, end] in wall-clock ns from its JSONL line.
+type span struct{ start, end, firstToken int64 }
+
+func spans(t *testing.T, r *profileRun) []span {
+	t.Helper()
+	out := make([]span, 0, len(r.records))
+	for _, rec := range r.records {
+		s := span{start: int64(rec.Metadata["request_start_ns"].(float64)), end: int64(rec.Metadata["request_end_ns"].(float64))}
+		if m, ok := rec.Metrics["time_to_first_token"]; ok {
+			var ms float64
+			_ = json.Unmarshal(m.Value, &ms)
+			s.firstToken = s.start + int64(ms*1e6)
+		}
+		out = append(out, s)
+	}
+	return out
+}
+
+// peakOverlap is the most intervals [from(s), to(s)) open at once.
+func peakOverlap(ss []span, from, to func(span) int64) int {
+	type ev struct {
+		at    int64
+		delta int
+	}
+	var evs []ev
+	for _, s := range ss {
+		evs = append(evs, ev{from(s), 1}, ev{to(s), -1})
+	}
+	sort.Slice(evs, func(i, j int) bool {
+		if evs[i].at != evs[j].at {
+			return evs[i].at < evs[j].at
+		}
+		return evs[i].delta < evs[j].delta // close before open at the same instant
+	})
+	peak, cur := 0, 0
+	for _, e := range evs {
+		cur += e.delta
+		peak = max(peak, cur)
+	}
+	return peak
+}
+
+func TestRequestRateModeHitsTheRateWithScheduleLag(t *testing.T) {
+	url := startMock(t, mockserver.Config{Fast: true})
+	r := profile(t, "-m", "m", "-u", url, "--streaming", "--request-rate", "200", "--arrival-pattern", "constant",
+		"--request-count", "200", "--isl", "16", "--osl", "4")
+	if r.code != 0 {
+		t.Fatalf("exit %d\n%s", r.code, r.stderr)
+	}
+	if c := r.mustMetric(t, "request_count"); *c.Avg != 200 {
+		t.Errorf("request_count %v", *c.Avg)
+	}
+	// 200 requests at 200/s take about a second: the achieved rate is close
+	// to the target (generous bounds; CI machines are noisy).
+	if rt := r.mustMetric(t, "request_throughput"); *rt.Avg < 150 || *rt.Avg > 230 {
+		t.Errorf("request_throughput %.1f, want about 200", *rt.Avg)
+	}
+	lag := r.mustMetric(t, "schedule_lag")
+	if lag.Count == nil || *lag.Count != 200 || *lag.P50 > 50 {
+		t.Errorf("schedule_lag count %v p50 %v ms: every open-loop record carries its lag", lag.Count, *lag.P50)
+	}
+	if !strings.Contains(r.dir, "") || !strings.Contains(r.stdout, "Request Throughput") {
+		t.Error("no console table")
+	}
+}
+
+func TestConcurrencyIsACeilingOnRequestRate(t *testing.T) {
+	url := startMock(t, mockserver.Config{TTFT: 30 * time.Millisecond, ITL: time.Millisecond})
+	r := profile(t, "-m", "m", "-u", url, "--streaming", "--request-rate", "500", "--concurrency", "3",
+		"--request-count", "30", "--isl", "16", "--osl", "5", "--extra-inputs", "ignore_eos:true")
+	if r.code != 0 {
+		t.Fatalf("exit %d\n%s", r.code, r.stderr)
+	}
+	if peak := peakOverlap(spans(t, r), func(s span) int64 { return s.start }, func(s span) int64 { return s.end }); peak > 3 {
+		t.Errorf("%d requests in flight at once, want at most --concurrency 3", peak)
+	}
+}
+
+func TestPrefillConcurrencyLimitsRequestsBeforeFirstToken(t *testing.T) {
+	url := startMock(t, mockserver.Config{TTFT: 40 * time.Millisecond, ITL: 5 * time.Millisecond})
+	r := profile(t, "-m", "m", "-u", url, "--streaming", "--concurrency", "4", "--prefill-concurrency", "1",
+		"--request-count", "12", "--isl", "16", "--osl", "10", "--extra-inputs", "ignore_eos:true")
+	if r.code != 0 {
+		t.Fatalf("exit %d\n%s", r.code, r.stderr)
+	}
+	ss := spans(t, r)
+	if peak := peakOverlap(ss, func(s span) int64 { return s.start }, func(s span) int64 { return s.firstToken }); peak > 1 {
+		t.Errorf("%d requests waited for their first token at once, want at most --prefill-concurrency 1", peak)
+	}
+	if peak := peakOverlap(ss, func(s span) int64 { return s.start }, func(s span) int64 { return s.end }); peak < 2 {
+		t.Errorf("peak in flight %d: decode should overlap prefill", peak)
+	}
+}
+
+func TestBenchmarkDurationWithGraceExcludesLateResponses(t *testing.T) {
+	// Each request takes ~400 ms; the run issues for 0.5 s with no grace.
+	url := startMock(t, mockserver.Config{TTFT: 100 * time.Millisecond, ITL: 10 * time.Millisecond})
+	r := profile(t, "-m", "m", "-u", url, "--streaming", "--request-rate", "20", "--arrival-pattern", "constant",
+		"--benchmark-duration", "0.5", "--benchmark-grace-period", "0", "--isl", "16", "--osl", "30",
+		"--extra-inputs", "ignore_eos:true")
+	if r.code != 0 && r.code != 1 {
+		t.Fatalf("exit %d\n%s", r.code, r.stderr)
+	}
+	// About 10 requests were issued; those still running at 0.5 s were cut
+	// off by the zero grace period and excluded — not exported as errors.
+	for _, rec := range r.records {
+		if rec.Error != nil {
+			t.Errorf("excluded request exported: %+v", rec.Error)
+		}
+	}
+	if len(r.records) >= 10 {
+		t.Errorf("%d records: requests cut off by the grace period must be excluded", len(r.records))
+	}
+}
+
+func TestFixedScheduleReplaysTraceOffsets(t *testing.T) {
+	url := startMock(t, mockserver.Config{Fast: true})
+	trace := filepath.Join(t.TempDir(), "trace.jsonl")
+	var b strings.Builder
+	offsets := []int{1000, 1100, 1250, 1600, 1700}
+	for i, ts := range offsets {
+		fmt.Fprintf(&b, `{"timestamp": %d, "input_length": %d, "output_length": 4, "hash_ids": [%d]}`+"\n", ts, 40+i, i)
+	}
+	if err := os.WriteFile(trace, []byte(b.String()), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	r := profile(t, "-m", "m", "-u", url, "--streaming", "--input-file", trace, "--custom-dataset-type", "mooncake_trace",
+		"--fixed-schedule-auto-offset", "--extra-inputs", "ignore_eos:true")
+	if r.code != 0 {
+		t.Fatalf("exit %d\n%s", r.code, r.stderr)
+	}
+	if len(r.records) != len(offsets) {
+		t.Fatalf("%d records, want one per trace entry", len(r.records))
+	}
+	ss := spans(t, r)
+	sort.Slice(ss, func(i, j int) bool { return ss[i].start < ss[j].start })
+	for i := range ss {
+		want := float64(offsets[i]-offsets[0]) * 1e6
+		got := float64(ss[i].start - ss[0].start)
+		if math.Abs(got-want) > 40e6 {
+			t.Errorf("entry %d sent at +%.1f ms, trace says +%.0f ms", i, got/1e6, want/1e6)
+		}
+	}
+	isl := r.mustMetric(t, "input_sequence_length")
+	if *isl.Min != 40 || *isl.Max != 44 {
+		t.Errorf("ISL %v..%v, want the trace's input_length 40..44", *isl.Min, *isl.Max)
+	}
+	if !strings.HasSuffix(r.dir, "") {
+		t.Fail()
+	}
+}
+
+func TestMultiTurnSessions(t *testing.T) {
+	url := startMock(t, mockserver.Config{Fast: true})
+	r := profile(t, "-m", "m", "-u", url, "--streaming", "--concurrency", "2", "--num-sessions", "4",
+		"--session-turns-mean", "3", "--isl", "16", "--osl", "4")
+	if r.code != 0 {
+		t.Fatalf("exit %d\n%s", r.code, r.stderr)
+	}
+	sessions := map[string][]int{}
+	for _, rec := range r.records {
+		id := rec.Metadata["x_correlation_id"].(string)
+		sessions[id] = append(sessions[id], int(rec.Metadata["turn_index"].(float64)))
+	}
+	if len(sessions) != 4 {
+		t.Fatalf("%d sessions, want 4", len(sessions))
+	}
+	for id, turns := range sessions {
+		if len(turns) != 3 {
+			t.Errorf("session %s has turns %v, want 0,1,2", id, turns)
+		}
+	}
+}
+
+func TestUserCentricRateSpacesEachUsersTurns(t *testing.T) {
+	url := startMock(t, mockserver.Config{Fast: true})
+	// 2 users at 10 req/s overall: each user sends every 0.2 s.
+	r := profile(t, "-m", "m", "-u", url, "--streaming", "--user-centric-rate", "10", "--num-users", "2",
+		"--session-turns-mean", "2", "--request-count", "8", "--isl", "16", "--osl", "4")
+	if r.code != 0 {
+		t.Fatalf("exit %d\n%s", r.code, r.stderr)
+	}
+	if len(r.records) != 8 {
+		t.Fatalf("%d records, want 8", len(r.records))
+	}
+	ss := spans(t, r)
+	sort.Slice(ss, func(i, j int) bool { return ss[i].start < ss[j].start })
+	total := float64(ss[len(ss)-1].start-ss[0].start) / 1e9
+	// 8 requests at 10/s overall span about 0.7 s.
+	if total < 0.5 || total > 1.2 {
+		t.Errorf("8 requests spanned %.2f s, want about 0.7 s at 10 req/s", total)
+	}
+}
+
+func TestRequestCancellationRecordsCancelledRequests(t *testing.T) {
+	url := startMock(t, mockserver.Config{TTFT: 300 * time.Millisecond})
+	r := profile(t, "-m", "m", "-u", url, "--streaming", "--concurrency", "4", "--request-count", "40",
+		"--request-cancellation-rate", "50", "--request-cancellation-delay", "0.02", "--isl", "16", "--osl", "2")
+	cancelled := 0
+	for _, rec := range r.records {
+		if rec.Error != nil {
+			if rec.Error.Code != 499 || rec.Error.Type != "RequestCancellationError" || rec.Metadata["was_cancelled"] != true {
+				t.Fatalf("cancelled record: %+v %v", rec.Error, rec.Metadata["was_cancelled"])
+			}
+			cancelled++
+		}
+	}
+	// Binomial(40, 0.5): 20 ± 3.2; generous bounds.
+	if cancelled < 6 || cancelled > 34 {
+		t.Errorf("%d of 40 requests cancelled, want about half", cancelled)
+	}
+	if r.code != 0 {
+		t.Errorf("exit %d with some successes", r.code)
+	}
+}
+
+func TestLoadValidationErrors(t *testing.T) {
+	url := startMock(t, mockserver.Config{Fast: true})
+	cases := []struct {
+		args []string
+		want string
+	}{
+		{[]string{"--user-centric-rate", "5", "--request-rate", "5"}, "--user-centric-rate"},
+		{[]string{"--benchmark-grace-period", "5"}, "--benchmark-grace-period"},
+		{[]string{"--prefill-concurrency", "2"}, "--streaming"},
+		{[]string{"--request-cancellation-delay", "1"}, "--request-cancellation-rate"},
+		{[]string{"--arrival-smoothness", "2", "--arrival-pattern", "constant", "--request-rate", "5"}, "--arrival-smoothness"},
+		{[]string{"--num-sessions", "3", "--request-count", "3"}, "--num-sessions"},
+	}
+	for _, c := range cases {
+		r := profile(t, append([]string{"-m", "m", "-u", url}, c.args...)...)
+		if r.code != 1 || !strings.Contains(r.stderr, c.want) {
+			t.Errorf("%v: exit %d, stderr %q; want a config error naming %s", c.args, r.code, r.stderr, c.want)
+		}
+	}
+}

@@ -1,0 +1,183 @@
+package engine
+
+import (
+	"context"
+	"encoding/json"
+	"fmt"
+	"io"
+	"net/http"
+	"net/http/httptest"
+	"sync"
+	"sync/atomic"
+	"testing"
+	"time"
+
+	"github.com/aiperf-go/aiperf/mockserver"
+	"github.com/aiperf-go/aiperf/mockserver/mocktest"
+	sdk "github.com/aiperf-go/aiperf/plugin-sdk"
+	"github.com/aiperf-go/aiperf/plugins/builtin/endpoint/chat"
+	"github.com/aiperf-go/aiperf/plugins/builtin/tokenizer/tiktoken"
+)
+
+// echoServer answers each chat request with one SSE content chunk naming
+// the request's position, and keeps every request body.
+type echoServer struct {
+	mu     sync.Mutex
+	bodies []map[string]any
+}
+
+func (s *echoServer) ServeHTTP(w http.ResponseWriter, r *http.Request) {
+	b, _ := io.ReadAll(r.Body)
+	var body map[string]any
+	_ = json.Unmarshal(b, &body)
+	s.mu.Lock()
+	s.bodies = append(s.bodies, body)
+	n := len(s.bodies)
+	s.mu.Unlock()
+	w.Header().Set("Content-Type", "text/event-stream")
+	fmt.Fprintf(w, "data: {\"object\":\"chat.completion.chunk\",\"choices\":[{\"index\":0,\"delta\":{\"content\":\"reply-%d\"}}]}\n\ndata: [DONE]\n\n", n)
+}
+
+func multiTurn(t *testing.T, delayMs float64) []PreparedRequest {
+	t.Helper()
+	d := delayMs
+	convs := []sdk.Conversation{{SessionID: "s1", Turns: []sdk.Turn{
+		{Texts: []string{"first question"}}, {Texts: []string{"second question"}, DelayMs: &d}, {Texts: []string{"third question"}, DelayMs: &d},
+	}}}
+	reqs, _, err := Prepare(chat.New(), convs, PrepareOptions{Models: []string{"m"}, Streaming: true, Tokenizer: tiktoken.New()})
+	if err != nil {
+		t.Fatal(err)
+	}
+	return reqs
+}
+
+func TestSessionsCarryHistoryAndDelays(t *testing.T) {
+	echo := &echoServer{}
+	srv := httptest.NewServer(echo)
+	defer srv.Close()
+	reqs := multiTurn(t, 30)
+	e := newEngine(t, realTransport(t), reqs, Options{URLs: []string{srv.URL}, Streaming: true, Endpoint: chat.New(),
+		Prepare: PrepareOptions{Models: []string{"m"}, Streaming: true}})
+	var col collector
+	if err := e.RunPhase(context.Background(), sdk.PhasePlan{Phase: sdk.PhaseProfiling, RequestCount: 1, Concurrency: 1}, col.done); err != nil {
+		t.Fatal(err)
+	}
+	if len(col.got) != 3 || len(echo.bodies) != 3 {
+		t.Fatalf("%d records, %d requests; want the 3 turns of one session", len(col.got), len(echo.bodies))
+	}
+	// Turn 3 carries the whole conversation: user, assistant, user, assistant, user.
+	msgs := echo.bodies[2]["messages"].([]any)
+	want := []string{"user:first question", "assistant:reply-1", "user:second question", "assistant:reply-2", "user:third question"}
+	if len(msgs) != len(want) {
+		t.Fatalf("turn 3 messages = %v", msgs)
+	}
+	for i, m := range msgs {
+		mm := m.(map[string]any)
+		if got := fmt.Sprint(mm["role"], ":", mm["content"]); got != want[i] {
+			t.Errorf("message %d = %q, want %q", i, got, want[i])
+		}
+	}
+	// One session: one correlation id; turns in order, each after its delay.
+	for i, c := range col.got {
+		if c.Record.XCorrelationID != col.got[0].Record.XCorrelationID || c.Record.TurnIndex != i {
+			t.Errorf("record %d: correlation %s turn %d", i, c.Record.XCorrelationID, c.Record.TurnIndex)
+		}
+		if i > 0 && c.Record.StartPerfNs-col.got[i-1].Record.EndPerfNs < int64(30*time.Millisecond) {
+			t.Errorf("turn %d started %v after turn %d ended, want ≥ the 30 ms delay", i,
+				time.Duration(c.Record.StartPerfNs-col.got[i-1].Record.EndPerfNs), i-1)
+		}
+	}
+}
+
+func TestRequestBudgetStopsMidSession(t *testing.T) {
+	echo := &echoServer{}
+	srv := httptest.NewServer(echo)
+	defer srv.Close()
+	e := newEngine(t, realTransport(t), multiTurn(t, 0), Options{URLs: []string{srv.URL}, Streaming: true})
+	e.SetPhaseOptions(PhaseOptions{RequestBudget: 2})
+	var col collector
+	if err := e.RunPhase(context.Background(), sdk.PhasePlan{Phase: sdk.PhaseProfiling, RequestCount: 1, Concurrency: 1}, col.done); err != nil {
+		t.Fatal(err)
+	}
+	if len(col.got) != 2 {
+		t.Errorf("%d requests, want the budget of 2", len(col.got))
+	}
+}
+
+func TestCancellationRateCancelsAfterSend(t *testing.T) {
+	url := mocktest.Start(t, mockserver.Config{TTFT: 300 * time.Millisecond, ITL: time.Millisecond})
+	reqs := prepared(t, 4, []string{"m"}, true)
+	e := newEngine(t, realTransport(t), reqs, Options{URLs: []string{url + "/v1/chat/completions"}, Streaming: true,
+		PhaseOptions: PhaseOptions{CancellationRate: 100, CancellationDelay: 20 * time.Millisecond}})
+	var col collector
+	if err := e.RunPhase(context.Background(), sdk.PhasePlan{Phase: sdk.PhaseProfiling, RequestCount: 6, Concurrency: 3}, col.done); err != nil {
+		t.Fatal(err)
+	}
+	for _, c := range col.got {
+		if c.Record.Error == nil || c.Record.Error.Code != 499 || !c.Record.WasCancelled {
+			t.Fatalf("record %+v: want a 499 cancellation", c.Record.Error)
+		}
+	}
+	if len(col.got) != 6 {
+		t.Errorf("%d records, want 6 (cancelled requests are recorded)", len(col.got))
+	}
+}
+
+// graceStrategy sends one credit whose context ends with ErrGraceExpired.
+type graceStrategy struct{ after time.Duration }
+
+func (g graceStrategy) Run(ctx context.Context, plan sdk.PhasePlan, s sdk.CreditSender) error {
+	reqCtx, cancel := context.WithCancelCause(ctx)
+	defer cancel(nil)
+	time.AfterFunc(g.after, func() { cancel(sdk.ErrGraceExpired) })
+	s.Send(reqCtx, sdk.Credit{Phase: plan.Phase})
+	return nil
+}
+
+func TestGraceExpiryExcludesRequests(t *testing.T) {
+	url := mocktest.Start(t, mockserver.Config{TTFT: 2 * time.Second})
+	e, err := New(realTransport(t), graceStrategy{after: 50 * time.Millisecond}, prepared(t, 1, []string{"m"}, true),
+		Options{URLs: []string{url + "/v1/chat/completions"}, Streaming: true})
+	if err != nil {
+		t.Fatal(err)
+	}
+	var col collector
+	if err := e.RunPhase(context.Background(), sdk.PhasePlan{Phase: sdk.PhaseProfiling}, col.done); err != nil {
+		t.Fatal(err)
+	}
+	if len(col.got) != 0 {
+		t.Errorf("a request cut off by the grace period was recorded: %+v", col.got[0].Record.Error)
+	}
+}
+
+// firstTokenStrategy sends credits with an OnFirstToken hook and counts calls.
+type firstTokenStrategy struct{ calls atomic.Int64 }
+
+func (f *firstTokenStrategy) Run(ctx context.Context, plan sdk.PhasePlan, s sdk.CreditSender) error {
+	for i := range plan.RequestCount {
+		s.Send(ctx, sdk.Credit{Index: i, Phase: plan.Phase, ScheduledNs: 1, OnFirstToken: func() { f.calls.Add(1) }})
+	}
+	return nil
+}
+
+func TestFirstTokenHookAndScheduleCarried(t *testing.T) {
+	url := mocktest.Start(t, mockserver.Config{Fast: true})
+	strat := &firstTokenStrategy{}
+	e, err := New(realTransport(t), strat, prepared(t, 2, []string{"m"}, true),
+		Options{URLs: []string{url + "/v1/chat/completions"}, Streaming: true, Endpoint: chat.New()})
+	if err != nil {
+		t.Fatal(err)
+	}
+	var col collector
+	if err := e.RunPhase(context.Background(), sdk.PhasePlan{Phase: sdk.PhaseProfiling, RequestCount: 4}, col.done); err != nil {
+		t.Fatal(err)
+	}
+	if got := strat.calls.Load(); got != 4 {
+		t.Errorf("OnFirstToken called %d times for 4 requests, want exactly once each", got)
+	}
+	for _, c := range col.got {
+		if c.Record.ScheduledNs != 1 {
+			t.Errorf("ScheduledNs %d not carried to the record", c.Record.ScheduledNs)
+		}
+	}
+}
