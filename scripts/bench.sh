@@ -37,3 +37,35 @@ for s in "${scenarios[@]}"; do
   [ "$rss" != "-" ] && rss="$(awk -v k="$rss" 'BEGIN{printf "%.0fMB", k/1024}')"
   printf '%-22s %12s %14s %14s %10s %10s\n' "$name" "$rps" "$events" "$tps" "$cpu" "$rss"
 done
+
+# Open-loop precision: constant arrivals at fixed rates for 3 s each, non-streaming and 1 output
+# token so the mock's and the client's per-request work is minimal. Schedule lag = how late each
+# request left its scheduled time (ms).
+echo
+printf '%-26s %10s %22s %10s %10s %10s\n' scenario "target/s" "achieved/s" "lag p50" "lag p99" "lag max"
+for rate in ${BENCH_RATES:-1000 5000 20000}; do
+  dir="$out/rate-$rate"
+  "$bin" profile -m bench-model -u "http://127.0.0.1:$port" --request-rate "$rate" --arrival-pattern constant \
+    --benchmark-duration 3 --benchmark-grace-period 5 --isl 16 --osl 1 --random-seed 1 --tokenizer builtin \
+    --artifact-dir "$dir" --ui none --log-level WARNING >"$dir.out" 2>&1 || { cat "$dir.out"; exit 1; }
+  go run ./scripts/benchreport "constant-rate" "$rate" "$dir/profile_export_aiperf.json"
+done
+
+# Memory per in-flight stream: N streams held open at once by a slow mock (2 s to first token);
+# the client's max RSS difference between N=2000 and N=200, divided by 1800.
+if [ -x /usr/bin/time ]; then
+  slow=$(./scripts/freeport.sh 18965)
+  "$bin" mock-server --host 127.0.0.1 --port "$slow" --ttft 2000 --itl 10 --log-level WARNING &
+  slowpid=$!
+  for _ in $(seq 1 100); do (exec 3<>"/dev/tcp/127.0.0.1/$slow") 2>/dev/null && break; sleep 0.05; done
+  rss() {
+    /usr/bin/time -f '%M' -o "$out/rss-$1" "$bin" profile -m bench-model -u "http://127.0.0.1:$slow" --streaming \
+      --concurrency "$1" --request-count "$1" --isl 16 --osl 10 --extra-inputs ignore_eos:true --tokenizer builtin \
+      --artifact-dir "$out/held-$1" --ui none --log-level WARNING >/dev/null 2>&1
+    cat "$out/rss-$1"
+  }
+  small=$(rss 200); large=$(rss 2000)
+  kill $slowpid 2>/dev/null || true
+  echo
+  awk -v s="$small" -v l="$large" 'BEGIN{printf "memory per in-flight stream: %.1f KiB (max RSS %d KiB with 200 held, %d KiB with 2000)\n", (l-s)/1800, s, l}'
+fi

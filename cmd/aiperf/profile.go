@@ -60,6 +60,7 @@ func runProfile(cmd *cobra.Command, rawArgs []string) error {
 	if err != nil {
 		return err
 	}
+	tuneGC()
 	ctx, stop := app.WithInterrupts(cmd.Context(), stderr)
 	defer stop()
 	out, err := app.Profile(ctx, reg, settings, cmd.OutOrStdout(), stderr)
