@@ -7,6 +7,7 @@ import (
 	"io"
 	"net/http"
 	"net/http/httptest"
+	"strings"
 	"sync"
 	"sync/atomic"
 	"testing"
@@ -179,5 +180,58 @@ func TestFirstTokenHookAndScheduleCarried(t *testing.T) {
 		if c.Record.ScheduledNs != 1 {
 			t.Errorf("ScheduledNs %d not carried to the record", c.Record.ScheduledNs)
 		}
+	}
+}
+
+func TestSamplingStrategies(t *testing.T) {
+	draw := func(mode string, seed int64, n int) []int {
+		s := newSampler(mode, 4, seed)
+		out := make([]int, n)
+		for i := range out {
+			out[i] = s.next()
+		}
+		return out
+	}
+	if got := draw(SampleSequential, 7, 9); fmt.Sprint(got) != "[0 1 2 3 0 1 2 3 0]" {
+		t.Errorf("sequential = %v, want dataset order wrapping", got)
+	}
+	r1, r2 := draw(SampleRandom, 7, 200), draw(SampleRandom, 7, 200)
+	if fmt.Sprint(r1) != fmt.Sprint(r2) {
+		t.Error("random sampling is not reproducible under a seed")
+	}
+	counts := map[int]int{}
+	for _, v := range r1 {
+		counts[v]++
+	}
+	if len(counts) != 4 {
+		t.Errorf("random sampling over 200 draws hit %d of 4 entries", len(counts))
+	}
+}
+
+func TestRandomModelSelectionIsSeeded(t *testing.T) {
+	convs := make([]sdk.Conversation, 40)
+	for i := range convs {
+		convs[i] = sdk.Conversation{SessionID: fmt.Sprint(i), Turns: []sdk.Turn{{Texts: []string{"hi"}}}}
+	}
+	models := func(seed int64, strategy string) string {
+		reqs, _, err := Prepare(chat.New(), convs, PrepareOptions{Models: []string{"a", "b", "c"}, ModelSelection: strategy, Seed: seed})
+		if err != nil {
+			t.Fatal(err)
+		}
+		var b []byte
+		for _, r := range reqs {
+			b = append(b, r.Model...)
+		}
+		return string(b)
+	}
+	if rr := models(1, "round_robin"); rr[:6] != "abcabc" {
+		t.Errorf("round robin = %s", rr[:6])
+	}
+	a, b, c := models(1, "random"), models(1, "random"), models(2, "random")
+	if a != b || a == c {
+		t.Errorf("random selection: same seed %v, different seed differs %v", a == b, a != c)
+	}
+	if !strings.Contains(a, "a") || !strings.Contains(a, "b") || !strings.Contains(a, "c") || strings.HasPrefix(a, "abcabcabc") {
+		t.Errorf("random selection %s does not look random over 3 models", a)
 	}
 }
