@@ -43,7 +43,7 @@ done
 # request left its scheduled time (ms).
 echo
 printf '%-26s %10s %22s %10s %10s %10s\n' scenario "target/s" "achieved/s" "lag p50" "lag p99" "lag max"
-for rate in ${BENCH_RATES:-1000 5000 20000}; do
+for rate in ${BENCH_RATES:-1000 5000 10000 20000}; do
   dir="$out/rate-$rate"
   "$bin" profile -m bench-model -u "http://127.0.0.1:$port" --request-rate "$rate" --arrival-pattern constant \
     --benchmark-duration 3 --benchmark-grace-period 5 --isl 16 --osl 1 --random-seed 1 --tokenizer builtin \
