@@ -83,3 +83,12 @@ tokenizers-lib:
 
 testdata:
 	TESTDATA_DIR=$(TESTDATA_DIR) ./scripts/fetch-testdata.sh
+
+# Regenerates the plugin protocol's Go code (needs protoc, protoc-gen-go and
+# protoc-gen-go-grpc; the generated files are committed).
+.PHONY: proto
+proto:
+	cd plugin-sdk && PATH="$$PATH:$(GOBIN_DIR)" protoc -I proto \
+		--go_out=. --go_opt=module=github.com/aiperf-go/aiperf/plugin-sdk \
+		--go-grpc_out=. --go-grpc_opt=module=github.com/aiperf-go/aiperf/plugin-sdk \
+		proto/aiperf/plugin/v1/plugin.proto

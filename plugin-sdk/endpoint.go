@@ -44,3 +44,12 @@ type Endpoint interface {
 	// usage) for units that carry nothing, such as "[DONE]".
 	ParseResponse(data []byte) (ParsedResponse, error)
 }
+
+// RecordParser is implemented by endpoints that parse a whole record in one
+// call. External plugins implement it so the core makes one call per
+// record, never one per chunk; the core prefers it over ParseResponse when
+// present. The result has one ParsedResponse per unit, in order, with
+// PerfNs copied from the unit.
+type RecordParser interface {
+	ParseRecord(units []Response) ([]ParsedResponse, error)
+}

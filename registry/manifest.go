@@ -3,6 +3,7 @@ package registry
 import (
 	"bytes"
 	"fmt"
+	"path/filepath"
 	"strings"
 
 	"gopkg.in/yaml.v3"
@@ -30,6 +31,36 @@ type Entry struct {
 	APIVersion  int            `yaml:"api_version"`
 	// Source names the manifest the entry came from, for messages.
 	Source string `yaml:"-"`
+	// Dir is the manifest's directory: a relative Path is resolved from it.
+	Dir string `yaml:"-"`
+	// Limits and Grants configure WASM sandboxes (memory cap, per-call
+	// deadline; filesystem or network access the manifest grants).
+	Limits Limits `yaml:"limits"`
+	Grants Grants `yaml:"grants"`
+}
+
+// Limits bound an external plugin.
+type Limits struct {
+	// MemoryMB caps a WASM instance's memory (0 = the loader's default).
+	MemoryMB int `yaml:"memory_mb"`
+	// CallTimeoutMS is the per-call deadline (0 = the loader's default).
+	CallTimeoutMS int `yaml:"call_timeout_ms"`
+}
+
+// Grants open a WASM sandbox; nothing is granted by default.
+type Grants struct {
+	// ReadDirs are host directories mounted read-only at the same path.
+	ReadDirs []string `yaml:"read_dirs"`
+	// Network is reserved: WASM plugins get no sockets in this version.
+	Network bool `yaml:"network"`
+}
+
+// ResolvedPath is Path made absolute against the manifest's directory.
+func (e *Entry) ResolvedPath() string {
+	if e.Path == "" || filepath.IsAbs(e.Path) || e.Dir == "" {
+		return e.Path
+	}
+	return filepath.Join(e.Dir, e.Path)
 }
 
 // Manifest is a parsed plugins.yaml.

@@ -5,6 +5,8 @@
 package registry
 
 import (
+	"context"
+	"errors"
 	"fmt"
 	"strings"
 
@@ -14,11 +16,22 @@ import (
 // Constructor builds a new instance of a built-in plugin.
 type Constructor func() any
 
+// Loader instantiates external plugins of one kind (grpc, wasm). The value
+// it returns implements the category interface of e.Category, so callers
+// never know the kind. Close releases everything it started (plugin
+// processes, WASM runtimes).
+type Loader interface {
+	Load(ctx context.Context, e *Entry) (any, error)
+	Close() error
+}
+
 // Builtins maps category -> name -> constructor.
 type Builtins map[string]map[string]Constructor
 
 // Registry holds the resolved plugin entries.
 type Registry struct {
+	loaders map[Kind]Loader
+
 	entries map[string]map[string]*Entry
 	// order keeps each category's names in declaration order: the order in
 	// which "many" categories run (e.g. the metrics table before the error
@@ -129,8 +142,35 @@ func (r *Registry) Instantiate(category, name string) (any, error) {
 		}
 		return ctor(), nil
 	default:
-		return nil, fmt.Errorf("%s: %s.%s: %s plugins are not supported by this build yet", e.Source, e.Category, e.Name, e.Kind)
+		l := r.loaders[e.Kind]
+		if l == nil {
+			return nil, fmt.Errorf("%s: %s.%s: no loader for %s plugins in this build", e.Source, e.Category, e.Name, e.Kind)
+		}
+		v, err := l.Load(context.Background(), e)
+		if err != nil {
+			return nil, fmt.Errorf("plugin %s.%s (%s, %s): %w", e.Category, e.Name, e.Kind, e.Source, err)
+		}
+		return v, nil
 	}
+}
+
+// SetLoader installs the loader for external plugins of one kind.
+func (r *Registry) SetLoader(kind Kind, l Loader) {
+	if r.loaders == nil {
+		r.loaders = map[Kind]Loader{}
+	}
+	r.loaders[kind] = l
+}
+
+// Close closes every loader (stopping plugin processes and runtimes).
+func (r *Registry) Close() error {
+	var errs []error
+	for kind, l := range r.loaders {
+		if err := l.Close(); err != nil {
+			errs = append(errs, fmt.Errorf("close %s loader: %w", kind, err))
+		}
+	}
+	return errors.Join(errs...)
 }
 
 // Get instantiates a plugin and checks it implements the category interface T.

@@ -267,7 +267,11 @@ func (s *sender) sendTurn(ctx context.Context, c sdk.Credit, req *PreparedReques
 	if e.cancels.pick() {
 		treq.CancelAfterSent, treq.CancelAtSend = e.opts.CancellationDelay, e.opts.CancellationDelay <= 0
 	}
-	if onFirst != nil && e.opts.Endpoint != nil {
+	if _, external := e.opts.Endpoint.(sdk.RecordParser); onFirst != nil && external {
+		// No plugin call may sit inside the timed window: with an external
+		// endpoint the first event of the stream stands for the first token.
+		treq.OnEvent = func([]byte) bool { onFirst(); return true }
+	} else if onFirst != nil && e.opts.Endpoint != nil {
 		ep := e.opts.Endpoint
 		treq.OnEvent = func(data []byte) bool {
 			if p, err := ep.ParseResponse(data); err == nil && p.HasContent() {
@@ -317,6 +321,13 @@ func (e *Engine) answerText(rec *sdk.RequestRecord) string {
 		return ""
 	}
 	var b strings.Builder
+	if rp, ok := e.opts.Endpoint.(sdk.RecordParser); ok {
+		parsed, _ := rp.ParseRecord(rec.Responses)
+		for _, p := range parsed {
+			b.WriteString(p.Text)
+		}
+		return b.String()
+	}
 	for _, r := range rec.Responses {
 		if p, err := e.opts.Endpoint.ParseResponse(r.Data); err == nil {
 			b.WriteString(p.Text)

@@ -38,9 +38,10 @@ func Parse(ep sdk.Endpoint, tok sdk.Tokenizer, c engine.Completed, src TokenSour
 		return pr
 	}
 	pr.Responses = make([]sdk.ParsedResponse, 0, len(rec.Responses))
+	parse := unitParser(ep, rec.Responses)
 	var text, reasoning strings.Builder
 	for i, raw := range rec.Responses {
-		p, err := ep.ParseResponse(raw.Data)
+		p, err := parse(i)
 		if err != nil {
 			if rec.Error == nil {
 				rec.Error = &sdk.ErrorDetails{Type: "ResponseParseError", Message: fmt.Sprintf("response %d: %v", i, err)}
@@ -97,5 +98,25 @@ func applyServerUsage(pr *sdk.ParsedRecord) {
 			out -= *u.ReasoningTokens
 		}
 		pr.OutputTokens = &out
+	}
+}
+
+// unitParser returns a parser for the record's units: one ParseRecord call
+// for the whole record when the endpoint offers it (external plugins: one
+// call per record, never per chunk), else ParseResponse per unit.
+func unitParser(ep sdk.Endpoint, units []sdk.Response) func(i int) (sdk.ParsedResponse, error) {
+	rp, ok := ep.(sdk.RecordParser)
+	if !ok {
+		return func(i int) (sdk.ParsedResponse, error) { return ep.ParseResponse(units[i].Data) }
+	}
+	parsed, err := rp.ParseRecord(units)
+	if err == nil && len(parsed) != len(units) {
+		err = fmt.Errorf("endpoint returned %d parsed responses for %d units", len(parsed), len(units))
+	}
+	return func(i int) (sdk.ParsedResponse, error) {
+		if err != nil {
+			return sdk.ParsedResponse{}, err
+		}
+		return parsed[i], nil
 	}
 }

@@ -2,6 +2,7 @@ package records
 
 import (
 	"encoding/json"
+	"fmt"
 	"strings"
 	"testing"
 
@@ -273,5 +274,43 @@ func TestParseServerUsage(t *testing.T) {
 			checkCount(t, "OutputTokens", pr.OutputTokens, c.output)
 			checkCount(t, "ReasoningTokens", pr.ReasoningTokens, c.reasoning)
 		})
+	}
+}
+
+// batchEndpoint is the chat endpoint plus a whole-record parser that counts
+// its calls, the way external plugins are called.
+type batchEndpoint struct {
+	sdk.Endpoint
+	calls int
+	fail  bool
+}
+
+func (b *batchEndpoint) ParseRecord(units []sdk.Response) ([]sdk.ParsedResponse, error) {
+	b.calls++
+	if b.fail {
+		return nil, fmt.Errorf("plugin crashed")
+	}
+	out := make([]sdk.ParsedResponse, len(units))
+	for i, u := range units {
+		p, err := b.Endpoint.ParseResponse(u.Data)
+		if err != nil {
+			return nil, err
+		}
+		out[i] = p
+	}
+	return out, nil
+}
+
+func TestParseUsesOneCallPerRecordWhenOffered(t *testing.T) {
+	ep := &batchEndpoint{Endpoint: chat.New()}
+	pr := Parse(ep, tiktoken.New(), completed(roleChunk, contentChunk("Hello"), contentChunk(" world"), doneEvent), ClientTokenizer)
+	if ep.calls != 1 {
+		t.Errorf("ParseRecord called %d times for one record, want 1", ep.calls)
+	}
+	checkCount(t, "OutputTokens", pr.OutputTokens, intp(2))
+	failing := &batchEndpoint{Endpoint: chat.New(), fail: true}
+	pr = Parse(failing, tiktoken.New(), completed(contentChunk("x")), ClientTokenizer)
+	if pr.Record.Error == nil || pr.Record.Error.Type != "ResponseParseError" || !strings.Contains(pr.Record.Error.Message, "plugin crashed") {
+		t.Errorf("a failing record parser gave %+v", pr.Record.Error)
 	}
 }
