@@ -85,6 +85,7 @@
 //	warmup_concurrency_ramp_duration, warmup_prefill_concurrency_ramp_duration,
 //	warmup_request_rate_ramp_duration  --warmup-*-ramp-duration  float s [inherit]
 //	log_level                   --log-level                     TRACE..CRITICAL [INFO]
+//	plugins                     --plugins                       list of plugin manifest files
 //	verbose                     -v --verbose                    bool (-vv = extra_verbose)
 //	extra_verbose               -vv --extra-verbose             bool
 //	ui_type                     --ui-type --ui                  dashboard|simple|none

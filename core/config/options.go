@@ -108,6 +108,7 @@ const (
 	keyVerbose            = "verbose"
 	keyExtraVerbose       = "extra_verbose"
 	keyConfigFile         = "user_config_file"
+	keyPlugins            = "plugins"
 
 	// Endpoint (issue 4)
 	keyModelSelection  = "model_selection_strategy"
@@ -336,6 +337,8 @@ var options = []*option{
 	{key: keyUIType, names: []string{"ui-type", "ui"}, group: GroupService, kind: kindString, choices: uiTypes,
 		defHelp: "simple when stderr is a terminal, else none",
 		usage:   "User interface for benchmark progress. dashboard is accepted and runs as simple (no TUI yet)."},
+	{key: keyPlugins, names: []string{"plugins"}, group: GroupService, kind: kindList,
+		usage: "Extra plugin manifest(s) (YAML) declaring gRPC or WASM plugins; repeatable. Also discovered: ~/.config/aiperf/plugins.d/*.yaml, ./aiperf-plugins.yaml and AIPERF_PLUGIN_PATH."},
 
 	// Config file (AIPerf's --user-config-file; --config is our short alias)
 	{key: keyConfigFile, names: []string{"user-config-file", "config"}, group: GroupConfigFile, kind: kindString,

@@ -106,6 +106,8 @@ type RunConfig struct {
 	Verbose      bool   `koanf:"verbose"`
 	ExtraVerbose bool   `koanf:"extra_verbose"`
 	UIType       string `koanf:"ui_type"`
+	// Plugins are extra plugin manifests (--plugins), after the discovered ones.
+	Plugins []string `koanf:"plugins"`
 
 	// ConfigFile is the --user-config-file that was read, if any.
 	ConfigFile string `koanf:"-"`
