@@ -8,6 +8,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"strconv"
 	"strings"
 
 	sdk "github.com/aiperf-go/aiperf/plugin-sdk"
@@ -38,15 +39,26 @@ type Registry struct {
 	// summary).
 	order    map[string][]string
 	builtins Builtins
+	// manifests are every manifest given, in registration order; bySource
+	// finds an entry's manifest.
+	manifests []*Manifest
+	bySource  map[string]*Manifest
+	// problems are what a lenient build skipped (broken manifests, entries
+	// in unknown categories or of kinds a category refuses); rejected marks
+	// those entries. ValidateAll reports them.
+	problems []error
+	rejected map[*Entry]bool
 	// Warnings collects non-fatal notes from conflict resolution.
 	Warnings []string
 }
 
-// New builds a registry from manifests in discovery order (the embedded one
-// first) and the built-in constructors.
+// New builds a registry from manifests in registration order (the embedded
+// one first) and the built-in constructors. The first entry the registry
+// cannot accept is an error.
 func New(builtins Builtins, manifests ...*Manifest) (*Registry, error) {
-	r := &Registry{entries: map[string]map[string]*Entry{}, order: map[string][]string{}, builtins: builtins}
+	r := newRegistry(builtins)
 	for _, m := range manifests {
+		r.addManifest(m)
 		for _, e := range m.Entries {
 			if err := r.add(e); err != nil {
 				return nil, err
@@ -56,13 +68,63 @@ func New(builtins Builtins, manifests ...*Manifest) (*Registry, error) {
 	return r, nil
 }
 
+// NewLenient is New for `aiperf plugins --validate`: it never fails. Entries
+// New would refuse are skipped, and they and the broken manifests (parse
+// errors from ParseManifestFile) are kept for ValidateAll to report.
+func NewLenient(builtins Builtins, manifests []*Manifest, broken ...error) *Registry {
+	r := newRegistry(builtins)
+	for _, err := range broken {
+		if err != nil {
+			r.problems = append(r.problems, err)
+		}
+	}
+	for _, m := range manifests {
+		r.addManifest(m)
+		for _, e := range m.Entries {
+			if err := r.add(e); err != nil {
+				r.problems = append(r.problems, err)
+				r.rejected[e] = true
+			}
+		}
+	}
+	return r
+}
+
+func newRegistry(builtins Builtins) *Registry {
+	return &Registry{
+		entries:  map[string]map[string]*Entry{},
+		order:    map[string][]string{},
+		builtins: builtins,
+		bySource: map[string]*Manifest{},
+		rejected: map[*Entry]bool{},
+	}
+}
+
+func (r *Registry) addManifest(m *Manifest) {
+	r.manifests = append(r.manifests, m)
+	if _, dup := r.bySource[m.Source]; !dup {
+		r.bySource[m.Source] = m
+	}
+	for _, e := range m.Entries {
+		if _, dup := r.bySource[e.Source]; !dup {
+			r.bySource[e.Source] = m
+		}
+	}
+}
+
 func (r *Registry) add(e *Entry) error {
 	cat, ok := sdk.LookupCategory(e.Category)
 	if !ok {
-		return fmt.Errorf("%s: unknown plugin category %q; valid categories: %s", e.Source, e.Category, strings.Join(CategoryNames(), ", "))
+		return &ManifestError{Source: e.Source, Line: e.line, Check: CheckKinds,
+			Err: fmt.Errorf("%s.%s: unknown plugin category %q; valid categories: %s", e.Category, e.Name, e.Category, strings.Join(CategoryNames(), ", "))}
 	}
-	if cat.BuiltinOnly && e.Kind != KindBuiltin {
-		return fmt.Errorf("%s: %s.%s: category %s accepts only builtin plugins (it runs inside the timed window)", e.Source, e.Category, e.Name, e.Category)
+	if e.Kind != KindBuiltin && !kindAllowed(cat.Name, e.Kind) {
+		why := "the plugin protocol has no calls for it in API v" + strconv.Itoa(sdk.APIVersion)
+		if cat.BuiltinOnly {
+			why = "it runs inside the timed window"
+		}
+		return &ManifestError{Source: e.Source, Line: e.line, Check: CheckKinds,
+			Err: fmt.Errorf("%s.%s: kind %s not allowed: category %s accepts only builtin plugins (%s)", e.Category, e.Name, e.Kind, e.Category, why)}
 	}
 	byName := r.entries[e.Category]
 	if byName == nil {
@@ -142,6 +204,9 @@ func (r *Registry) Instantiate(category, name string) (any, error) {
 		}
 		return ctor(), nil
 	default:
+		if e.APIVersion != sdk.APIVersion {
+			return nil, fmt.Errorf("%s: %s", e.Where(), apiVersionMismatch(e.APIVersion))
+		}
 		l := r.loaders[e.Kind]
 		if l == nil {
 			return nil, fmt.Errorf("%s: %s.%s: no loader for %s plugins in this build", e.Source, e.Category, e.Name, e.Kind)
@@ -198,34 +263,4 @@ func All[T any](r *Registry, category string) ([]T, error) {
 		out = append(out, t)
 	}
 	return out, nil
-}
-
-// Validate checks that every builtin entry has an implementation and every
-// built-in implementation is declared, so plugins.yaml stays the single
-// source of truth. It returns one error per problem.
-func (r *Registry) Validate() []error {
-	var errs []error
-	for _, cat := range CategoryNames() {
-		for _, e := range r.Entries(cat) {
-			if e.Kind == KindBuiltin && r.builtins[cat][e.Name] == nil {
-				errs = append(errs, fmt.Errorf("%s: builtin %s.%s has no implementation", e.Source, cat, e.Name))
-			}
-			if strings.TrimSpace(e.Description) == "" {
-				errs = append(errs, fmt.Errorf("%s: %s.%s has no description", e.Source, cat, e.Name))
-			}
-		}
-	}
-	for cat, byName := range r.builtins {
-		for name := range byName {
-			if e, ok := r.entries[cat][name]; !ok || e.Kind != KindBuiltin {
-				errs = append(errs, fmt.Errorf("built-in %s.%s is implemented but not declared in plugins.yaml", cat, name))
-			}
-		}
-	}
-	for _, c := range sdk.Categories {
-		if len(r.entries[c.Name]) == 0 {
-			errs = append(errs, fmt.Errorf("category %s has no plugins", c.Name))
-		}
-	}
-	return errs
 }

@@ -29,7 +29,7 @@ func builtins() Builtins {
 	}
 }
 
-func mustParse(t *testing.T, src, name string) *Manifest {
+func mustParse(t testing.TB, src, name string) *Manifest {
 	t.Helper()
 	m, err := ParseManifest([]byte(src), name)
 	if err != nil {

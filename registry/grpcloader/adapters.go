@@ -1,0 +1,229 @@
+package grpcloader
+
+import (
+	"context"
+	"fmt"
+
+	sdk "github.com/aiperf-go/aiperf/plugin-sdk"
+	"github.com/aiperf-go/aiperf/plugin-sdk/grpcplugin"
+	"github.com/aiperf-go/aiperf/plugin-sdk/pluginpb"
+)
+
+// newAdapter wraps c in the category's sdk interface.
+func newAdapter(category string, c *conn) (any, error) {
+	switch category {
+	case sdk.CategoryEndpoint:
+		return &Endpoint{conn: c, meta: pluginpb.ToEndpointMetadata(c.proc.desc.GetEndpoint())}, nil
+	case sdk.CategoryRecordProcessor:
+		return &RecordProcessor{conn: c}, nil
+	case sdk.CategoryCustomDataset:
+		return &DatasetLoader{conn: c}, nil
+	case sdk.CategoryDataExporter:
+		return &DataExporter{conn: c}, nil
+	}
+	return nil, fmt.Errorf("plugin %s: category %s is not available to grpc plugins (supported: %s)", c.label, category, supportedList())
+}
+
+// Endpoint is a gRPC endpoint plugin. ParseRecord makes one call per
+// record; ParseResponse (one unit) exists for the interface but costs a
+// whole round trip per call.
+type Endpoint struct {
+	*conn
+	meta sdk.EndpointMetadata
+}
+
+var (
+	_ sdk.Endpoint     = (*Endpoint)(nil)
+	_ sdk.RecordParser = (*Endpoint)(nil)
+	_ Described        = (*Endpoint)(nil)
+)
+
+// Metadata implements sdk.Endpoint (from Describe, no call).
+func (a *Endpoint) Metadata() sdk.EndpointMetadata { return a.meta }
+
+// FormatPayload implements sdk.Endpoint.
+func (a *Endpoint) FormatPayload(req sdk.RequestInfo) ([]byte, error) {
+	const method = "FormatPayload"
+	if err := a.deadError(method); err != nil {
+		return nil, err
+	}
+	in, err := pluginpb.FromRequestInfo(req)
+	if err != nil {
+		return nil, fmt.Errorf("plugin %s: %s: encoding request: %w", a.label, method, err)
+	}
+	ctx, cancel := a.callCtx(context.Background())
+	defer cancel()
+	resp, err := a.proc.rpc.FormatPayload(ctx, in)
+	if err != nil {
+		return nil, a.callError(method, err)
+	}
+	return resp.GetPayload(), nil
+}
+
+// ParseResponse implements sdk.Endpoint with a one-unit ParseRecord.
+func (a *Endpoint) ParseResponse(data []byte) (sdk.ParsedResponse, error) {
+	out, err := a.parse("ParseResponse", []sdk.Response{{Data: data}})
+	if err != nil {
+		return sdk.ParsedResponse{}, err
+	}
+	return out[0], nil
+}
+
+// ParseRecord implements sdk.RecordParser: one call for the whole record.
+func (a *Endpoint) ParseRecord(units []sdk.Response) ([]sdk.ParsedResponse, error) {
+	return a.parse("ParseRecord", units)
+}
+
+func (a *Endpoint) parse(method string, units []sdk.Response) ([]sdk.ParsedResponse, error) {
+	if err := a.deadError(method); err != nil {
+		return nil, err
+	}
+	// One backing array for the unit messages; Data is shared, not copied.
+	msgs := make([]pluginpb.ResponseUnit, len(units))
+	req := &pluginpb.ParseRecordRequest{Units: make([]*pluginpb.ResponseUnit, len(units))}
+	for i := range units {
+		m := &msgs[i]
+		m.PerfNs, m.Event, m.Data = units[i].PerfNs, units[i].Event, units[i].Data
+		req.Units[i] = m
+	}
+	ctx, cancel := a.callCtx(context.Background())
+	defer cancel()
+	resp, err := a.proc.rpc.ParseRecord(ctx, req)
+	if err != nil {
+		return nil, a.callError(method, err)
+	}
+	if len(resp.UnitErrors) > 0 {
+		first := int32(len(units))
+		for i := range resp.UnitErrors {
+			first = min(first, i)
+		}
+		return nil, fmt.Errorf("plugin %s: %s: unit %d: %s", a.label, method, first, resp.UnitErrors[first])
+	}
+	if len(resp.Responses) != len(units) {
+		return nil, fmt.Errorf("plugin %s: %s: returned %d parsed responses for %d units", a.label, method, len(resp.Responses), len(units))
+	}
+	out := make([]sdk.ParsedResponse, len(units))
+	for i, r := range resp.Responses {
+		out[i] = sdk.ParsedResponse{PerfNs: units[i].PerfNs, Text: r.GetText(), Reasoning: r.GetReasoning(),
+			Usage: pluginpb.ToUsage(r.GetUsage())}
+	}
+	return out, nil
+}
+
+// RecordProcessor is a gRPC record processor plugin. Process is safe for
+// concurrent use (calls are multiplexed on one connection).
+type RecordProcessor struct{ *conn }
+
+var (
+	_ sdk.RecordProcessor = (*RecordProcessor)(nil)
+	_ Described           = (*RecordProcessor)(nil)
+)
+
+// Init implements sdk.RecordProcessor.
+func (a *RecordProcessor) Init(info sdk.RunInfo) error {
+	const method = "InitRecordProcessor"
+	if err := a.deadError(method); err != nil {
+		return err
+	}
+	ctx, cancel := a.callCtx(context.Background())
+	defer cancel()
+	if _, err := a.proc.rpc.InitRecordProcessor(ctx, pluginpb.FromRunInfo(info)); err != nil {
+		return a.callError(method, err)
+	}
+	return nil
+}
+
+// Process implements sdk.RecordProcessor.
+func (a *RecordProcessor) Process(rec *sdk.ParsedRecord) (*sdk.RecordMetrics, error) {
+	const method = "ProcessRecord"
+	if err := a.deadError(method); err != nil {
+		return nil, err
+	}
+	if rec == nil {
+		return nil, fmt.Errorf("plugin %s: %s: nil record", a.label, method)
+	}
+	ctx, cancel := a.callCtx(context.Background())
+	defer cancel()
+	resp, err := a.proc.rpc.ProcessRecord(ctx, pluginpb.FromParsedRecord(rec))
+	if err != nil {
+		return nil, a.callError(method, err)
+	}
+	return &sdk.RecordMetrics{Record: rec.Record, Values: pluginpb.ToMetricValues(resp.GetValues()), InputTokens: rec.InputTokens}, nil
+}
+
+// DatasetLoader is a gRPC custom dataset loader plugin.
+type DatasetLoader struct{ *conn }
+
+var (
+	_ sdk.CustomDatasetLoader = (*DatasetLoader)(nil)
+	_ Described               = (*DatasetLoader)(nil)
+)
+
+// CanLoad implements sdk.CustomDatasetLoader. The interface has no error
+// result, so a failed call is logged and answers false.
+func (a *DatasetLoader) CanLoad(path string) bool {
+	const method = "CanLoad"
+	err := a.deadError(method)
+	if err == nil {
+		ctx, cancel := a.callCtx(context.Background())
+		defer cancel()
+		var resp *pluginpb.CanLoadResponse
+		if resp, err = a.proc.rpc.CanLoad(ctx, &pluginpb.CanLoadRequest{Path: path}); err == nil {
+			return resp.GetOk()
+		}
+		err = a.callError(method, err)
+	}
+	a.logger.Warn("dataset format detection failed", "plugin", a.label, "error", err)
+	return false
+}
+
+// Load implements sdk.CustomDatasetLoader.
+func (a *DatasetLoader) Load(ctx context.Context, path string, opts sdk.DatasetOptions) ([]sdk.Conversation, error) {
+	const method = "LoadDataset"
+	if err := a.deadError(method); err != nil {
+		return nil, err
+	}
+	cctx, cancel := a.callCtx(ctx)
+	defer cancel()
+	resp, err := a.proc.rpc.LoadDataset(cctx, &pluginpb.LoadDatasetRequest{Path: path, Options: pluginpb.FromDatasetOptions(opts)})
+	if err != nil {
+		return nil, a.callError(method, err)
+	}
+	convs, err := pluginpb.ToConversations(resp.GetConversations())
+	if err != nil {
+		return nil, fmt.Errorf("plugin %s: %s: decoding conversations: %w", a.label, method, err)
+	}
+	return convs, nil
+}
+
+// DataExporter is a gRPC data exporter plugin.
+type DataExporter struct{ *conn }
+
+var (
+	_ sdk.DataExporter = (*DataExporter)(nil)
+	_ Described        = (*DataExporter)(nil)
+)
+
+// Export implements sdk.DataExporter; ec crosses as JSON (grpcplugin's
+// wire form, which keeps the metric fields sdk hides from JSON).
+func (a *DataExporter) Export(ctx context.Context, ec *sdk.ExportContext) ([]sdk.ExportedFile, error) {
+	const method = "Export"
+	if err := a.deadError(method); err != nil {
+		return nil, err
+	}
+	doc, err := grpcplugin.MarshalExportContext(ec)
+	if err != nil {
+		return nil, fmt.Errorf("plugin %s: %s: %w", a.label, method, err)
+	}
+	cctx, cancel := a.callCtx(ctx)
+	defer cancel()
+	resp, err := a.proc.rpc.Export(cctx, &pluginpb.ExportRequest{ExportContextJson: doc})
+	if err != nil {
+		return nil, a.callError(method, err)
+	}
+	files := make([]sdk.ExportedFile, len(resp.GetFiles()))
+	for i, f := range resp.GetFiles() {
+		files[i] = sdk.ExportedFile{Label: f.GetLabel(), Path: f.GetPath()}
+	}
+	return files, nil
+}

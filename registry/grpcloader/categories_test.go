@@ -1,0 +1,98 @@
+package grpcloader
+
+import (
+	"context"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+	"time"
+
+	sdk "github.com/aiperf-go/aiperf/plugin-sdk"
+)
+
+func TestRecordProcessorAdapter(t *testing.T) {
+	l, _ := newLoader(t, Options{})
+	rp := mustLoad[*RecordProcessor](t, l, entry(sdk.CategoryRecordProcessor, "tp", testPluginBin))
+	err := rp.Init(sdk.RunInfo{})
+	if err == nil || !strings.Contains(err.Error(), "plugin record_processor.tp: InitRecordProcessor: run info has no endpoint path") {
+		t.Fatalf("Init(empty) err = %v", err)
+	}
+	if err := rp.Init(sdk.RunInfo{Endpoint: sdk.EndpointMetadata{EndpointPath: "/v1/x"}, Streaming: true}); err != nil {
+		t.Fatal(err)
+	}
+	rec := &sdk.ParsedRecord{Record: &sdk.RequestRecord{TurnIndex: 3}, InputTokens: intp(11),
+		Responses: []sdk.ParsedResponse{{Text: "abc"}, {Text: "defg"}}}
+	got, err := rp.Process(rec)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got.Record != rec.Record || *got.InputTokens != 11 {
+		t.Errorf("record/input tokens not carried: %+v", got)
+	}
+	if v := got.Values["text_chars"]; v.Scalar != 7 || v.IsList {
+		t.Errorf("text_chars = %+v, want 7", v)
+	}
+	if v := got.Values["turn_index"]; v.Scalar != 3 {
+		t.Errorf("turn_index = %+v, want 3", v)
+	}
+	if v := got.Values["streaming_on"]; !v.IsList || len(v.List) != 1 || v.List[0] != 1 {
+		t.Errorf("streaming_on = %+v, want list [1]", v)
+	}
+}
+
+func TestDatasetLoaderAdapter(t *testing.T) {
+	l, _ := newLoader(t, Options{})
+	dl := mustLoad[*DatasetLoader](t, l, entry(sdk.CategoryCustomDataset, "tp", testPluginBin))
+	dir := t.TempDir()
+	path := filepath.Join(dir, "prompts.tp")
+	if err := os.WriteFile(path, []byte("first prompt\nsecond prompt\nthird prompt\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	if !dl.CanLoad(path) || dl.CanLoad(filepath.Join(dir, "prompts.txt")) {
+		t.Fatal("CanLoad should accept .tp files only")
+	}
+	convs, err := dl.Load(context.Background(), path, sdk.DatasetOptions{OutputTokensMean: 64})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(convs) != 3 || convs[2].SessionID != "s2" || convs[2].Turns[0].Texts[0] != "third prompt" || *convs[2].Turns[0].MaxTokens != 64 {
+		t.Fatalf("conversations = %+v", convs)
+	}
+	_, err = dl.Load(context.Background(), filepath.Join(dir, "missing.tp"), sdk.DatasetOptions{})
+	if err == nil || !strings.Contains(err.Error(), "plugin custom_dataset_loader.tp: LoadDataset:") || !strings.Contains(err.Error(), "no such file") {
+		t.Fatalf("missing file: err = %v", err)
+	}
+}
+
+func TestDataExporterAdapter(t *testing.T) {
+	l, _ := newLoader(t, Options{})
+	ex := mustLoad[*DataExporter](t, l, entry(sdk.CategoryDataExporter, "tp", testPluginBin))
+	dir := t.TempDir()
+	avg := 12.5
+	ec := &sdk.ExportContext{ArtifactDir: dir, Results: &sdk.Results{
+		StartTime: time.Unix(1700000000, 0),
+		Metrics: []sdk.MetricResult{
+			{Tag: "time_to_first_token", Header: "Time to First Token", Unit: "ms", Flags: sdk.FlagStreamingTokensOnly, DisplayOrder: 100, Avg: &avg},
+			{Tag: "request_count", Header: "Request Count", Unit: "requests", DisplayOrder: 1000},
+		}}}
+	files, err := ex.Export(context.Background(), ec)
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := filepath.Join(dir, "testplugin_export.txt")
+	if len(files) != 1 || files[0].Path != want || files[0].Label != "Testplugin Export" {
+		t.Fatalf("files = %+v", files)
+	}
+	b, err := os.ReadFile(want)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got := string(b); got != "time_to_first_token|Time to First Token|5|100\nrequest_count|Request Count|0|1000\n" {
+		t.Errorf("export file = %q", got)
+	}
+	_, err = ex.Export(context.Background(), nil)
+	if err == nil || !strings.Contains(err.Error(), "plugin data_exporter.tp: Export: export context is nil") {
+		t.Errorf("nil context: err = %v", err)
+	}
+}
