@@ -83,6 +83,7 @@ func (s *Server) routes() http.Handler {
 	mux := http.NewServeMux()
 	mux.Handle("POST /v1/chat/completions", s.inferenceHandler(kindChat))
 	mux.Handle("POST /v1/completions", s.inferenceHandler(kindCompletions))
+	mux.Handle("POST "+TextgenPath, s.textgenHandler())
 	mux.HandleFunc("GET /v1/models", s.handleModels)
 	mux.HandleFunc("GET /health", handleHealth)
 	mux.Handle("GET /metrics", s.metrics.handler())

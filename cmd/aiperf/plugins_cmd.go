@@ -5,6 +5,8 @@ import (
 	"encoding/json"
 	"fmt"
 	"io"
+	"log/slog"
+	"os"
 	"sort"
 	"strconv"
 	"strings"
@@ -17,8 +19,10 @@ import (
 )
 
 // pluginLoaders supplies the loaders of external plugin kinds (grpc, wasm)
-// for `aiperf plugins`; nil until they are wired in. Tests install fakes.
-var pluginLoaders = func() map[registry.Kind]registry.Loader { return nil }
+// for `aiperf plugins` (live validation). Tests install fakes.
+var pluginLoaders = func() map[registry.Kind]registry.Loader {
+	return app.ExternalLoaders(slog.New(slog.NewTextHandler(os.Stderr, &slog.HandlerOptions{Level: slog.LevelWarn})))
+}
 
 func newPluginsCmd() *cobra.Command {
 	var all, validate, asJSON bool

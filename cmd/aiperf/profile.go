@@ -2,6 +2,7 @@ package main
 
 import (
 	"fmt"
+	"log/slog"
 	"os"
 
 	"github.com/aiperf-go/aiperf/core/app"
@@ -35,14 +36,24 @@ func choices(reg *registry.Registry) config.Choices {
 
 func runProfile(cmd *cobra.Command, rawArgs []string) error {
 	stderr := cmd.ErrOrStderr()
-	reg, err := app.NewRegistry()
-	if err != nil {
-		return err
-	}
 	cfg, warnings, err := config.Load(cmd, os.Environ())
 	if err != nil {
 		return err
 	}
+	// External plugins (manifests discovered or given with --plugins) join
+	// the built-ins before validation, so their names are valid choices.
+	pluginLog := slog.New(slog.NewTextHandler(stderr, &slog.HandlerOptions{Level: slog.LevelInfo}))
+	reg, regWarnings, err := app.LoadRegistry(app.RegistryOptions{ExtraManifests: cfg.Plugins, Loaders: app.ExternalLoaders(pluginLog)})
+	if err != nil {
+		return err
+	}
+	defer func() {
+		if err := reg.Close(); err != nil {
+			fmt.Fprintln(stderr, "Warning:", err)
+		}
+	}()
+	warnings = append(warnings, regWarnings...)
+	warnings = append(warnings, reg.Warnings...)
 	if cfg.ExportLevel == "raw" {
 		warnings = append(warnings, "--export-level raw: profile_export_raw.jsonl is not implemented yet; exporting at the records level")
 	}

@@ -22,6 +22,8 @@ func TestHCLogAdapterLevels(t *testing.T) {
 		{"go-plugin's own debug stays debug", func() { root.Debug("starting plugin", "path", "/p") }, `level=DEBUG msg="starting plugin" plugin=endpoint.x path=/p`},
 		{"errors keep their level", func() { root.Error("plugin process exited", "error", "exit status 3") },
 			`level=ERROR msg="plugin process exited" plugin=endpoint.x error="exit status 3"`},
+		{"go-plugin's own info is demoted, its plugin key renamed", func() { root.Info("plugin process exited", "plugin", "/bin/x") },
+			`level=DEBUG msg="plugin process exited" plugin=endpoint.x binary=/bin/x`},
 		{"odd args are kept", func() { root.Info("odd", "k") }, `msg=odd plugin=endpoint.x extra=k`},
 	}
 	for _, tc := range tests {
@@ -54,5 +56,24 @@ func TestLineWriterSplitsLines(t *testing.T) {
 	_, _ = w.Write([]byte(big))
 	if len(got) != 4 || len(got[3]) != maxLine+1 {
 		t.Errorf("an overlong unterminated line was not flushed (%d lines)", len(got))
+	}
+}
+
+func TestPrefixLevel(t *testing.T) {
+	tests := []struct {
+		line string
+		want slog.Level
+	}{
+		{"hello", slog.LevelInfo},
+		{"[DEBUG] frame", slog.LevelDebug},
+		{"[TRACE] x", slog.LevelDebug - 4},
+		{"[WARN] grpcplugin: recovered panic", slog.LevelWarn},
+		{"[ERROR] bad", slog.LevelError},
+		{" [ERROR] not a prefix", slog.LevelInfo},
+	}
+	for _, tc := range tests {
+		if got := prefixLevel(tc.line); got != tc.want {
+			t.Errorf("prefixLevel(%q) = %v, want %v", tc.line, got, tc.want)
+		}
 	}
 }

@@ -101,8 +101,9 @@ func (l *Loader) Load(ctx context.Context, e *registry.Entry) (any, error) {
 			return nil, err
 		}
 	}
+	var digest string
 	if e.SHA256 != "" && !l.opts.SkipHashCheck {
-		if err := l.verifyChecksum(label, path, e.SHA256, p); err != nil {
+		if digest, err = verifyChecksum(label, path, e.SHA256, p); err != nil {
 			return nil, err
 		}
 	}
@@ -110,6 +111,7 @@ func (l *Loader) Load(ctx context.Context, e *registry.Entry) (any, error) {
 		if p, err = l.start(ctx, label, path); err != nil {
 			return nil, err
 		}
+		p.digest = digest
 		l.procs[path] = p
 	}
 	if err := checkCategory(label, e.Category, p.desc.GetCategories()); err != nil {

@@ -311,7 +311,8 @@ func TestPluginErrorsAndPanicsNameThePluginAndKeepServing(t *testing.T) {
 			t.Fatalf("after %s: %+v, %v", tc.name, got, err)
 		}
 	}
-	logs.waitFor(t, "recovered panic in ParseRecord", "plugin=endpoint.tp")
+	logs.waitFor(t, `level=WARN msg="[WARN] grpcplugin: recovered panic in ParseRecord: testplugin: unit says panic" plugin=endpoint.tp`,
+		`level=DEBUG msg="[DEBUG] goroutine`)
 }
 
 func TestCallTimeout(t *testing.T) {
@@ -340,6 +341,14 @@ func TestProcessExitsMidCall(t *testing.T) {
 	_, err = ep.ParseRecord([]sdk.Response{{Data: []byte("x")}})
 	if err == nil || !strings.Contains(err.Error(), "plugin endpoint.tp: ParseRecord: the plugin process") {
 		t.Fatalf("later call: err = %v", err)
+	}
+	// Loading again starts a fresh process instead of reusing the dead one.
+	again := mustLoad[*Endpoint](t, l, entry(sdk.CategoryEndpoint, "tp", testPluginBin))
+	if again.PluginInfo().PID == ep.PluginInfo().PID {
+		t.Fatal("the dead process was reused")
+	}
+	if _, err := again.ParseRecord([]sdk.Response{{Data: []byte("x")}}); err != nil {
+		t.Fatalf("restarted plugin: %v", err)
 	}
 }
 
@@ -415,4 +424,20 @@ func TestCloseKillsProcesses(t *testing.T) {
 		!strings.Contains(err.Error(), "loader is closed") {
 		t.Errorf("Load after Close: err = %v", err)
 	}
+}
+
+// A second entry for a running binary is still held to its own sha256.
+func TestChecksumOfSharedProcess(t *testing.T) {
+	l, _ := newLoader(t, Options{})
+	first := entry(sdk.CategoryEndpoint, "tp", testPluginBin)
+	first.SHA256 = sha256Hex(t, testPluginBin)
+	mustLoad[*Endpoint](t, l, first)
+	second := entry(sdk.CategoryRecordProcessor, "tp", testPluginBin)
+	second.SHA256 = strings.Repeat("0", 64)
+	_, err := l.Load(context.Background(), second)
+	if err == nil || !strings.Contains(err.Error(), "checksum mismatch for plugin record_processor.tp: manifest says "+second.SHA256) {
+		t.Fatalf("err = %v, want a checksum mismatch", err)
+	}
+	second.SHA256 = first.SHA256
+	mustLoad[*RecordProcessor](t, l, second)
 }

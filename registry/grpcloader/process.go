@@ -61,29 +61,31 @@ func checkBinary(label, path string) error {
 
 var hexDigest = regexp.MustCompile(`^[0-9a-f]{64}$`)
 
-// verifyChecksum compares the manifest's sha256 with the binary's. A
-// running process reuses the digest computed when it was started.
-func (l *Loader) verifyChecksum(label, path, want string, running *process) error {
+// verifyChecksum compares the manifest's sha256 with the binary's and
+// returns the binary's digest. A running process reuses the digest
+// computed when it was started, so the file is hashed once.
+func verifyChecksum(label, path, want string, running *process) (string, error) {
 	want = strings.TrimPrefix(strings.ToLower(strings.TrimSpace(want)), "sha256:")
 	if !hexDigest.MatchString(want) {
-		return fmt.Errorf("plugin %s: manifest sha256 %q is not a 64-digit hex SHA-256 digest", label, want)
+		return "", fmt.Errorf("plugin %s: manifest sha256 %q is not a 64-digit hex SHA-256 digest", label, want)
 	}
-	var got string
-	if running != nil && running.digest != "" {
+	got := ""
+	if running != nil {
 		got = running.digest
-	} else {
+	}
+	if got == "" {
 		var err error
 		if got, err = fileSHA256(path); err != nil {
-			return fmt.Errorf("plugin %s: hashing %s: %w", label, path, err)
+			return "", fmt.Errorf("plugin %s: hashing %s: %w", label, path, err)
 		}
 		if running != nil {
 			running.digest = got
 		}
 	}
 	if got != want {
-		return fmt.Errorf("checksum mismatch for plugin %s: manifest says %s, file is %s (%s)", label, want, got, path)
+		return "", fmt.Errorf("checksum mismatch for plugin %s: manifest says %s, file is %s (%s)", label, want, got, path)
 	}
-	return nil
+	return got, nil
 }
 
 func fileSHA256(path string) (string, error) {

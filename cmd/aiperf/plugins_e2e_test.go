@@ -1,0 +1,73 @@
+package main
+
+import (
+	"fmt"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/aiperf-go/aiperf/mockserver"
+	"github.com/aiperf-go/aiperf/registry"
+)
+
+// buildPlugin compiles an example plugin into dir and returns its path and sha256.
+func buildPlugin(t *testing.T, dir, name, pkg string, env ...string) (string, string) {
+	t.Helper()
+	out := filepath.Join(dir, name)
+	cmd := exec.Command("go", "build", "-o", out)
+	if len(env) > 0 {
+		cmd.Args = append(cmd.Args, "-buildmode=c-shared")
+	}
+	cmd.Args = append(cmd.Args, pkg)
+	cmd.Env = append(os.Environ(), env...)
+	if b, err := cmd.CombinedOutput(); err != nil {
+		t.Fatalf("go build %s: %v\n%s", pkg, err, b)
+	}
+	sum, err := registry.FileSHA256(out)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return out, sum
+}
+
+// TestProfileWithAGRPCEndpointPlugin runs a whole profile through an
+// external endpoint: a separate Go process speaking a non-OpenAI JSON API,
+// declared in a manifest with its checksum, mixed with built-in exporters.
+func TestProfileWithAGRPCEndpointPlugin(t *testing.T) {
+	if testing.Short() {
+		t.Skip("builds plugin binaries")
+	}
+	dir := t.TempDir()
+	bin, sum := buildPlugin(t, dir, "textgen-plugin", "../../examples/plugins/go-grpc-endpoint")
+	manifest := filepath.Join(dir, "aiperf-plugins.yaml")
+	yaml := fmt.Sprintf("endpoint:\n  textgen:\n    kind: grpc\n    description: textgen over gRPC\n    path: %s\n    sha256: %s\n    api_version: 1\n", filepath.Base(bin), sum)
+	if err := os.WriteFile(manifest, []byte(yaml), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	url := startMock(t, mockserver.Config{Fast: true})
+	r := profile(t, "-m", "m", "-u", url, "--endpoint-type", "textgen", "--plugins", manifest, "--streaming",
+		"--concurrency", "4", "--request-count", "20", "--isl", "24", "--osl", "12")
+	if r.code != 0 {
+		t.Fatalf("exit %d\n%s\n%s", r.code, r.stdout, r.stderr)
+	}
+	if c := r.mustMetric(t, "request_count"); *c.Avg != 20 {
+		t.Errorf("request_count %v", *c.Avg)
+	}
+	osl := r.mustMetric(t, "output_sequence_length")
+	if *osl.Min != 12 || *osl.Max != 12 {
+		t.Errorf("OSL %v..%v through the plugin, want the mock's exact 12", *osl.Min, *osl.Max)
+	}
+	r.mustMetric(t, "time_to_first_token")
+	checkJSONLRecomputesSummary(t, r)
+
+	// A tampered binary is refused before any request, naming the plugin.
+	if err := os.WriteFile(manifest, []byte(strings.Replace(yaml, sum, strings.Repeat("0", 64), 1)), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	bad := profile(t, "-m", "m", "-u", url, "--endpoint-type", "textgen", "--plugins", manifest, "--request-count", "2")
+	if bad.code != 1 || !strings.Contains(bad.stderr, "checksum mismatch") || !strings.Contains(bad.stderr, "textgen") {
+		t.Errorf("tampered plugin: exit %d, stderr %s", bad.code, bad.stderr)
+	}
+}

@@ -1,0 +1,93 @@
+package main
+
+import (
+	"encoding/json"
+	"reflect"
+	"strings"
+	"testing"
+
+	sdk "github.com/aiperf-go/aiperf/plugin-sdk"
+)
+
+func intp(v int) *int { return &v }
+
+func TestFormatPayload(t *testing.T) {
+	tests := []struct {
+		name string
+		req  sdk.RequestInfo
+		want map[string]any
+	}{
+		{"streaming with max tokens",
+			sdk.RequestInfo{Model: "m", Streaming: true, Turn: sdk.Turn{Texts: []string{"hello"}, MaxTokens: intp(64)}},
+			map[string]any{"model": "m", "input": "hello", "stream": true, "max_new_tokens": float64(64)}},
+		{"turn model and history",
+			sdk.RequestInfo{Model: "m", Turn: sdk.Turn{Texts: []string{"q2a", "q2b"}, Model: "other"},
+				History: []sdk.HistoryEntry{{Role: "user", Text: "q1"}, {Role: "assistant", Text: "a1"}}},
+			map[string]any{"model": "other", "input": "q1\na1\nq2a\nq2b", "stream": false}},
+		{"extras override in order",
+			sdk.RequestInfo{Model: "m", Turn: sdk.Turn{Texts: []string{"x"}, MaxTokens: intp(8), Extra: map[string]any{"max_new_tokens": 3}},
+				ExtraInputs: map[string]any{"ignore_eos": true, "max_new_tokens": 5}},
+			map[string]any{"model": "m", "input": "x", "stream": false, "ignore_eos": true, "max_new_tokens": float64(3)}},
+	}
+	for _, tc := range tests {
+		t.Run(tc.name, func(t *testing.T) {
+			b, err := (&Endpoint{}).FormatPayload(tc.req)
+			if err != nil {
+				t.Fatal(err)
+			}
+			var got map[string]any
+			if err := json.Unmarshal(b, &got); err != nil {
+				t.Fatalf("payload %s is not JSON: %v", b, err)
+			}
+			if !reflect.DeepEqual(got, tc.want) {
+				t.Errorf("payload = %v, want %v", got, tc.want)
+			}
+		})
+	}
+}
+
+func TestFormatPayloadUnencodableExtra(t *testing.T) {
+	_, err := (&Endpoint{}).FormatPayload(sdk.RequestInfo{Model: "m", ExtraInputs: map[string]any{"bad": func() {}}})
+	if err == nil || !strings.Contains(err.Error(), "encoding request body") {
+		t.Fatalf("err = %v, want an encoding error", err)
+	}
+}
+
+func TestParseRecord(t *testing.T) {
+	units := []sdk.Response{
+		{PerfNs: 10, Data: []byte(`{"delta":" alpha"}`)},
+		{PerfNs: 20, Data: []byte(`{"delta":" beta"}`)},
+		{PerfNs: 30, Data: []byte(`{"done":true,"usage":{"input_tokens":7,"output_tokens":2}}`)},
+		{PerfNs: 40, Data: []byte(`  `)},
+	}
+	got, err := (&Endpoint{}).ParseRecord(units)
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := []sdk.ParsedResponse{
+		{PerfNs: 10, Text: " alpha"},
+		{PerfNs: 20, Text: " beta"},
+		{PerfNs: 30, Usage: &sdk.Usage{PromptTokens: intp(7), CompletionTokens: intp(2), TotalTokens: intp(9)}},
+		{PerfNs: 40},
+	}
+	if !reflect.DeepEqual(got, want) {
+		t.Errorf("parsed = %+v, want %+v", got, want)
+	}
+}
+
+func TestParseResponseWholeBody(t *testing.T) {
+	p, err := (&Endpoint{}).ParseResponse([]byte(`{"output":" one two","usage":{"input_tokens":3,"output_tokens":2}}`))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if p.Text != " one two" || *p.Usage.PromptTokens != 3 || *p.Usage.CompletionTokens != 2 || *p.Usage.TotalTokens != 5 {
+		t.Errorf("parsed = %+v", p)
+	}
+}
+
+func TestParseRecordBadUnit(t *testing.T) {
+	_, err := (&Endpoint{}).ParseRecord([]sdk.Response{{Data: []byte(`{"delta":"a"}`)}, {Data: []byte(`{"delta":`)}})
+	if err == nil || !strings.Contains(err.Error(), "unit 1:") || !strings.Contains(err.Error(), "invalid response JSON") {
+		t.Fatalf("err = %v, want one naming unit 1", err)
+	}
+}
