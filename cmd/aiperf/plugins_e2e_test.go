@@ -41,8 +41,10 @@ func TestProfileWithAGRPCEndpointPlugin(t *testing.T) {
 	}
 	dir := t.TempDir()
 	bin, sum := buildPlugin(t, dir, "textgen-plugin", "../../examples/plugins/go-grpc-endpoint")
+	wasm, wasmSum := buildPlugin(t, dir, "metric.wasm", "../../examples/plugins/go-wasm-metric", "GOOS=wasip1", "GOARCH=wasm")
 	manifest := filepath.Join(dir, "aiperf-plugins.yaml")
-	yaml := fmt.Sprintf("endpoint:\n  textgen:\n    kind: grpc\n    description: textgen over gRPC\n    path: %s\n    sha256: %s\n    api_version: 1\n", filepath.Base(bin), sum)
+	yaml := fmt.Sprintf("endpoint:\n  textgen:\n    kind: grpc\n    description: textgen over gRPC\n    path: %s\n    sha256: %s\n    api_version: 1\n", filepath.Base(bin), sum) +
+		fmt.Sprintf("record_processor:\n  answer_chars:\n    kind: wasm\n    description: answer characters (WASM)\n    path: %s\n    sha256: %s\n    api_version: 1\n    limits:\n      memory_mb: 64\n      call_timeout_ms: 5000\n", filepath.Base(wasm), wasmSum)
 	if err := os.WriteFile(manifest, []byte(yaml), 0o600); err != nil {
 		t.Fatal(err)
 	}
@@ -60,7 +62,18 @@ func TestProfileWithAGRPCEndpointPlugin(t *testing.T) {
 		t.Errorf("OSL %v..%v through the plugin, want the mock's exact 12", *osl.Min, *osl.Max)
 	}
 	r.mustMetric(t, "time_to_first_token")
+	// The WASM record processor's metrics reach every record and the summary.
+	chars := r.mustMetric(t, "answer_characters")
+	if chars.Count == nil || *chars.Count != 20 || *chars.Min <= 0 {
+		t.Errorf("answer_characters from the WASM plugin: %+v", chars)
+	}
+	for _, rec := range r.records {
+		if _, ok := rec.Metrics["characters_per_token"]; !ok {
+			t.Fatalf("record without the WASM plugin's characters_per_token: %v", rec.Metrics)
+		}
+	}
 	checkJSONLRecomputesSummary(t, r)
+	checkCSV(t, r)
 
 	// A tampered binary is refused before any request, naming the plugin.
 	if err := os.WriteFile(manifest, []byte(strings.Replace(yaml, sum, strings.Repeat("0", 64), 1)), 0o600); err != nil {

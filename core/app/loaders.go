@@ -5,6 +5,7 @@ import (
 
 	"github.com/aiperf-go/aiperf/registry"
 	"github.com/aiperf-go/aiperf/registry/grpcloader"
+	"github.com/aiperf-go/aiperf/registry/wasmloader"
 )
 
 // ExternalLoaders are the loaders of external plugin kinds: gRPC processes
@@ -13,5 +14,6 @@ import (
 func ExternalLoaders(log *slog.Logger) map[registry.Kind]registry.Loader {
 	return map[registry.Kind]registry.Loader{
 		registry.KindGRPC: grpcloader.New(grpcloader.Options{Logger: log}),
+		registry.KindWASM: wasmloader.New(wasmloader.Options{Logger: log}),
 	}
 }

@@ -60,7 +60,15 @@ func ToRecordInfo(rm *sdk.RecordMetrics, processorID string) *sdk.RecordInfo {
 // the metric does not belong there.
 func recordMetric(tag string, mv sdk.MetricValue) (sdk.RecordMetric, bool) {
 	def, ok := Lookup(tag)
-	if !ok || def.Kind != KindRecord || def.Flags.Has(sdk.FlagNoIndividualRecords) {
+	if !ok {
+		// A third-party processor's metric: exported as given, unitless, just
+		// as the accumulator summarizes it.
+		if mv.IsList {
+			return sdk.RecordMetric{Value: append([]float64(nil), mv.List...)}, true
+		}
+		return sdk.RecordMetric{Value: mv.Scalar}, true
+	}
+	if def.Kind != KindRecord || def.Flags.Has(sdk.FlagNoIndividualRecords) {
 		return sdk.RecordMetric{}, false
 	}
 	if mv.IsList {

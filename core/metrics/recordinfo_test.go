@@ -129,3 +129,17 @@ func TestToRecordInfoNonStreamingHasNoAck(t *testing.T) {
 		t.Fatal("ToRecordInfo(nil) != nil")
 	}
 }
+
+func TestToRecordInfoKeepsThirdPartyMetrics(t *testing.T) {
+	rm := &sdk.RecordMetrics{Record: &sdk.RequestRecord{}, Values: map[string]sdk.MetricValue{
+		"answer_characters": {Scalar: 42},
+		"chunk_sizes":       {List: []float64{1, 2}, IsList: true},
+	}}
+	info := ToRecordInfo(rm, "p")
+	if got := info.Metrics["answer_characters"]; got.Value != 42.0 || got.Unit != "" {
+		t.Errorf("answer_characters = %+v, want the plugin's raw value, unitless", got)
+	}
+	if got, ok := info.Metrics["chunk_sizes"].Value.([]float64); !ok || len(got) != 2 {
+		t.Errorf("chunk_sizes = %+v", info.Metrics["chunk_sizes"])
+	}
+}

@@ -74,7 +74,7 @@ func (in *instance) close() {
 	in.stderr.flush()
 }
 
-// errBroken marks failures after which the instance must not be reused:
+// brokenError marks failures after which the instance must not be reused:
 // the guest trapped, exited, overran its deadline or answered garbage.
 type brokenError struct{ err error }
 

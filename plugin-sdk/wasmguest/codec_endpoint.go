@@ -1,0 +1,258 @@
+package wasmguest
+
+import (
+	"encoding/json"
+	"fmt"
+
+	sdk "github.com/aiperf-go/aiperf/plugin-sdk"
+)
+
+// DescribeResponse
+func appendDescribeResponse(b []byte, info *describeInfo, categories []string, ep sdk.Endpoint) []byte {
+	b = appendUint(b, 1, sdk.APIVersion)
+	b = appendString(b, 2, info.name)
+	b = appendString(b, 3, info.version)
+	b = appendString(b, 4, info.description)
+	for _, c := range categories {
+		b = appendRepeatedString(b, 5, c)
+	}
+	if ep != nil {
+		md := ep.Metadata()
+		b = appendMessage(b, 6, func(b []byte) []byte { return appendEndpointMetadata(b, &md) })
+	}
+	return b
+}
+
+func appendEndpointMetadata(b []byte, m *sdk.EndpointMetadata) []byte {
+	b = appendString(b, 1, m.EndpointPath)
+	b = appendString(b, 2, m.StreamingPath)
+	b = appendString(b, 3, m.ServiceKind)
+	b = appendBool(b, 4, m.SupportsStreaming)
+	b = appendBool(b, 5, m.ProducesTokens)
+	b = appendBool(b, 6, m.TokenizesInput)
+	return appendString(b, 7, m.MetricsTitle)
+}
+
+func decodeEndpointMetadata(b []byte) (sdk.EndpointMetadata, error) {
+	var m sdk.EndpointMetadata
+	f := newFields(b)
+	for f.next() {
+		switch f.num {
+		case 1:
+			m.EndpointPath = f.str()
+		case 2:
+			m.StreamingPath = f.str()
+		case 3:
+			m.ServiceKind = f.str()
+		case 4:
+			m.SupportsStreaming = f.bool()
+		case 5:
+			m.ProducesTokens = f.bool()
+		case 6:
+			m.TokenizesInput = f.bool()
+		case 7:
+			m.MetricsTitle = f.str()
+		}
+	}
+	return m, f.err
+}
+
+// RequestInfo
+func decodeRequestInfo(b []byte) (sdk.RequestInfo, error) {
+	var r sdk.RequestInfo
+	f := newFields(b)
+	for f.next() {
+		switch f.num {
+		case 1:
+			r.Model = f.str()
+		case 2:
+			r.Streaming = f.bool()
+		case 3:
+			t, err := decodeTurn(f.bytes())
+			if err != nil {
+				return r, fmt.Errorf("turn: %w", err)
+			}
+			r.Turn = t
+		case 4:
+			h, err := decodeHistoryEntry(f.bytes())
+			if err != nil {
+				return r, fmt.Errorf("history: %w", err)
+			}
+			r.History = append(r.History, h)
+		case 5:
+			r.UseLegacyMaxTokens = f.bool()
+		case 6:
+			r.IncludeUsage = f.bool()
+		case 7:
+			m, err := jsonObject(f.bytes())
+			if err != nil {
+				return r, fmt.Errorf("extra_inputs_json: %w", err)
+			}
+			r.ExtraInputs = m
+		}
+	}
+	return r, f.err
+}
+
+func decodeHistoryEntry(b []byte) (sdk.HistoryEntry, error) {
+	var h sdk.HistoryEntry
+	f := newFields(b)
+	for f.next() {
+		switch f.num {
+		case 1:
+			h.Role = f.str()
+		case 2:
+			h.Text = f.str()
+		}
+	}
+	return h, f.err
+}
+
+func decodeTurn(b []byte) (sdk.Turn, error) {
+	var t sdk.Turn
+	f := newFields(b)
+	for f.next() {
+		switch f.num {
+		case 1:
+			t.Texts = append(t.Texts, f.str())
+		case 2:
+			t.Role = f.str()
+		case 3:
+			t.Model = f.str()
+		case 4:
+			t.MaxTokens = f.intp()
+		case 5:
+			m, err := jsonObject(f.bytes())
+			if err != nil {
+				return t, fmt.Errorf("extra_json: %w", err)
+			}
+			t.Extra = m
+		case 6:
+			t.DelayMs = f.doublep()
+		case 7:
+			t.TimestampMs = f.doublep()
+		}
+	}
+	return t, f.err
+}
+
+func appendTurn(b []byte, t *sdk.Turn) ([]byte, error) {
+	var extra []byte
+	if len(t.Extra) > 0 {
+		var err error
+		if extra, err = json.Marshal(t.Extra); err != nil {
+			return nil, fmt.Errorf("turn extra: %w", err)
+		}
+	}
+	for _, s := range t.Texts {
+		b = appendRepeatedString(b, 1, s)
+	}
+	b = appendString(b, 2, t.Role)
+	b = appendString(b, 3, t.Model)
+	b = appendOptInt(b, 4, t.MaxTokens)
+	b = appendBytes(b, 5, extra)
+	b = appendOptDouble(b, 6, t.DelayMs)
+	return appendOptDouble(b, 7, t.TimestampMs), nil
+}
+
+func jsonObject(b []byte) (map[string]any, error) {
+	if len(b) == 0 {
+		return nil, nil
+	}
+	var m map[string]any
+	if err := json.Unmarshal(b, &m); err != nil {
+		return nil, err
+	}
+	return m, nil
+}
+
+// ParseRecordRequest / ParseRecordResponse
+func decodeParseRecordRequest(b []byte) ([]sdk.Response, error) {
+	var units []sdk.Response
+	f := newFields(b)
+	for f.next() {
+		if f.num != 1 {
+			continue
+		}
+		u, err := decodeResponseUnit(f.bytes())
+		if err != nil {
+			return nil, fmt.Errorf("unit %d: %w", len(units), err)
+		}
+		units = append(units, u)
+	}
+	return units, f.err
+}
+
+func decodeResponseUnit(b []byte) (sdk.Response, error) {
+	var u sdk.Response
+	f := newFields(b)
+	for f.next() {
+		switch f.num {
+		case 1:
+			u.PerfNs = f.int64()
+		case 2:
+			u.Event = f.str()
+		case 3:
+			// Copied: the request buffer is reused by the next call.
+			u.Data = append([]byte(nil), f.bytes()...)
+		}
+	}
+	return u, f.err
+}
+
+func appendParsedResponse(b []byte, p *sdk.ParsedResponse) []byte {
+	b = appendInt(b, 1, p.PerfNs)
+	b = appendString(b, 2, p.Text)
+	b = appendString(b, 3, p.Reasoning)
+	if p.Usage != nil {
+		b = appendMessage(b, 4, func(b []byte) []byte { return appendUsage(b, p.Usage) })
+	}
+	return b
+}
+
+func decodeParsedResponse(b []byte) (sdk.ParsedResponse, error) {
+	var p sdk.ParsedResponse
+	f := newFields(b)
+	for f.next() {
+		switch f.num {
+		case 1:
+			p.PerfNs = f.int64()
+		case 2:
+			p.Text = f.str()
+		case 3:
+			p.Reasoning = f.str()
+		case 4:
+			u, err := decodeUsage(f.bytes())
+			if err != nil {
+				return p, fmt.Errorf("usage: %w", err)
+			}
+			p.Usage = u
+		}
+	}
+	return p, f.err
+}
+
+func appendUsage(b []byte, u *sdk.Usage) []byte {
+	b = appendOptInt(b, 1, u.PromptTokens)
+	b = appendOptInt(b, 2, u.CompletionTokens)
+	b = appendOptInt(b, 3, u.TotalTokens)
+	return appendOptInt(b, 4, u.ReasoningTokens)
+}
+
+func decodeUsage(b []byte) (*sdk.Usage, error) {
+	u := &sdk.Usage{}
+	f := newFields(b)
+	for f.next() {
+		switch f.num {
+		case 1:
+			u.PromptTokens = f.intp()
+		case 2:
+			u.CompletionTokens = f.intp()
+		case 3:
+			u.TotalTokens = f.intp()
+		case 4:
+			u.ReasoningTokens = f.intp()
+		}
+	}
+	return u, f.err
+}

@@ -1,0 +1,136 @@
+package wasmguest
+
+import (
+	"reflect"
+	"strings"
+	"testing"
+
+	sdk "github.com/aiperf-go/aiperf/plugin-sdk"
+	"github.com/aiperf-go/aiperf/plugin-sdk/pluginpb"
+	"google.golang.org/protobuf/proto"
+)
+
+func ip(v int) *int         { return &v }
+func fp(v float64) *float64 { return &v }
+
+func marshal(t *testing.T, m proto.Message) []byte {
+	t.Helper()
+	b, err := proto.Marshal(m)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return b
+}
+
+// The guest's hand-written decoders must read what pluginpb writes.
+func TestDecodeRequestInfoMatchesPluginpb(t *testing.T) {
+	want := sdk.RequestInfo{
+		Model: "qwen3", Streaming: true,
+		Turn: sdk.Turn{Texts: []string{"hello", "", "world"}, Role: "user", Model: "m2", MaxTokens: ip(128),
+			Extra: map[string]any{"temperature": 0.5}, DelayMs: fp(250.5), TimestampMs: fp(0)},
+		History:            []sdk.HistoryEntry{{Role: "user", Text: "hi"}, {Role: "assistant", Text: "yo"}},
+		UseLegacyMaxTokens: true, IncludeUsage: true,
+		ExtraInputs: map[string]any{"top_p": 0.9, "stop": []any{"x"}},
+	}
+	msg, err := pluginpb.FromRequestInfo(want)
+	if err != nil {
+		t.Fatal(err)
+	}
+	got, err := decodeRequestInfo(marshal(t, msg))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !reflect.DeepEqual(got, want) {
+		t.Fatalf("decoded %+v\nwant    %+v", got, want)
+	}
+}
+
+func TestDecodeParsedRecordMatchesPluginpb(t *testing.T) {
+	want := &sdk.ParsedRecord{
+		Record: &sdk.RequestRecord{ConversationID: "c1", TurnIndex: 2, SessionNum: -3, XRequestID: "r1", XCorrelationID: "x1",
+			Model: "m", Phase: "profiling", CreditIssuedNs: 10, ScheduledNs: 11, TimestampNs: 1_700_000_000_000_000_000,
+			StartPerfNs: 12, AckPerfNs: 13, EndPerfNs: 14, Streaming: true, Status: 200, RequestedOutputTokens: ip(0),
+			Error: &sdk.ErrorDetails{Code: 499, Type: "Cancelled", Message: "gone"}, WasCancelled: true},
+		Responses: []sdk.ParsedResponse{{PerfNs: 100, Text: "Hel"}, {PerfNs: 200, Reasoning: "hmm",
+			Usage: &sdk.Usage{PromptTokens: ip(5), CompletionTokens: ip(0), TotalTokens: ip(5)}}},
+		InputText: "prompt", InputTokens: ip(5), OutputTokens: ip(1), ReasoningTokens: nil,
+		Usage: &sdk.Usage{ReasoningTokens: ip(7)},
+	}
+	got, err := decodeParsedRecord(marshal(t, pluginpb.FromParsedRecord(want)))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !reflect.DeepEqual(got, want) {
+		t.Fatalf("decoded %+v\nwant    %+v", got, want)
+	}
+}
+
+func TestDecodeRunInfoAndDatasetRequests(t *testing.T) {
+	info := sdk.RunInfo{Endpoint: sdk.EndpointMetadata{EndpointPath: "/v1/chat", StreamingPath: "/s", ServiceKind: "openai",
+		SupportsStreaming: true, ProducesTokens: true, TokenizesInput: true, MetricsTitle: "LLM"},
+		Streaming: true, Goodput: map[string]float64{"time_to_first_token": 150, "request_latency": 2000.5}}
+	gotInfo, err := decodeRunInfo(marshal(t, pluginpb.FromRunInfo(info)))
+	if err != nil || !reflect.DeepEqual(gotInfo, info) {
+		t.Fatalf("RunInfo: %+v, %v; want %+v", gotInfo, err, info)
+	}
+
+	opts := sdk.DatasetOptions{Models: []string{"a", "b"}, NumEntries: 100, InputTokensMean: 550, InputTokensStddev: 1.5,
+		OutputTokensMean: 64, OutputTokensStddev: 2.5, RandomSeed: -42, InputFile: "/data/t.jsonl",
+		CustomDatasetType: "mooncake_trace", BlockSize: 512}
+	path, gotOpts, err := decodeLoadDatasetRequest(marshal(t, &pluginpb.LoadDatasetRequest{Path: "/data/t.jsonl",
+		Options: pluginpb.FromDatasetOptions(opts)}))
+	if err != nil || path != "/data/t.jsonl" || !reflect.DeepEqual(gotOpts, opts) {
+		t.Fatalf("LoadDatasetRequest: %q %+v %v", path, gotOpts, err)
+	}
+	p, err := decodeCanLoadRequest(marshal(t, &pluginpb.CanLoadRequest{Path: "/x.jsonl"}))
+	if err != nil || p != "/x.jsonl" {
+		t.Fatalf("CanLoadRequest: %q %v", p, err)
+	}
+}
+
+func TestDecodeRejectsMalformedInput(t *testing.T) {
+	cases := map[string][]byte{
+		"truncated varint": {0x08, 0xff},
+		"truncated bytes":  {0x0a, 0x05, 'a'},
+		"wrong wire type":  {0x0d, 1, 2, 3, 4}, // field 1 as fixed32, model is a string
+		"bad tag":          {0x00},
+	}
+	for name, b := range cases {
+		t.Run(name, func(t *testing.T) {
+			if _, err := decodeRequestInfo(b); err == nil {
+				t.Fatalf("decodeRequestInfo(%x) succeeded", b)
+			}
+		})
+	}
+}
+
+// appendMessage must produce a correct length prefix at every varint size.
+func TestAppendMessageLengthPrefix(t *testing.T) {
+	for _, n := range []int{0, 1, 127, 128, 16383, 16384, 70000} {
+		text := strings.Repeat("x", n)
+		b := appendMessage([]byte{0xAA}, 1, func(b []byte) []byte { return appendString(b, 2, text) })
+		var got pluginpb.ParseRecordResponse
+		if err := proto.Unmarshal(b[1:], &got); err != nil {
+			t.Fatalf("n=%d: %v", n, err)
+		}
+		if b[0] != 0xAA || len(got.Responses) != 1 || got.Responses[0].Text != text {
+			t.Fatalf("n=%d: prefix byte %x, responses %d", n, b[0], len(got.Responses))
+		}
+	}
+}
+
+func TestEncodeProcessRecordResponseMatchesPluginpb(t *testing.T) {
+	values := map[string]sdk.MetricValue{
+		"answer_characters":    {Scalar: 42},
+		"zero":                 {},
+		"inter_chunk_latency":  {List: []float64{1.5, 0, -2}, IsList: true},
+		"characters_per_token": {Scalar: 3.25},
+	}
+	var got pluginpb.ProcessRecordResponse
+	if err := proto.Unmarshal(appendProcessRecordResponse(nil, values), &got); err != nil {
+		t.Fatal(err)
+	}
+	if back := pluginpb.ToMetricValues(got.Values); !reflect.DeepEqual(back, values) {
+		t.Fatalf("round trip %+v, want %+v", back, values)
+	}
+}
