@@ -69,3 +69,32 @@ if [ -x /usr/bin/time ]; then
   echo
   awk -v s="$small" -v l="$large" 'BEGIN{printf "memory per in-flight stream: %.1f KiB (max RSS %d KiB with 200 held, %d KiB with 2000)\n", (l-s)/1800, s, l}'
 fi
+
+# Endpoint kinds: the same closed-loop run (streaming, OSL 20, c=32, 5000 requests) through the
+# built-in chat endpoint, the Go gRPC textgen example plugin and the Python gRPC textgen plugin.
+# Plugins parse each record once, after it finished (one call per record); the rate shows how much
+# that post-processing costs when it has to keep up.
+plugdir="$(pwd)/$out/plugins"
+mkdir -p "$plugdir"
+go build -o "$plugdir/textgen-plugin" ./examples/plugins/go-grpc-endpoint
+printf 'endpoint:\n  textgen:\n    kind: grpc\n    description: bench\n    path: %s\n    api_version: 1\n' "$plugdir/textgen-plugin" >"$plugdir/go.yaml"
+kinds=("builtin chat" "grpc-go textgen $plugdir/go.yaml")
+if python3 -c 'import grpc, grpc_health, google.protobuf' 2>/dev/null; then
+  printf 'endpoint:\n  textgen_py:\n    kind: grpc\n    description: bench\n    path: %s\n    api_version: 1\n' \
+    "$(pwd)/examples/plugins/python-grpc/aiperf-textgen-py" >"$plugdir/py.yaml"
+  kinds+=("grpc-python textgen_py $plugdir/py.yaml")
+fi
+echo
+printf '%-14s %12s %12s\n' "endpoint kind" "req/s" "wall s"
+for k in "${kinds[@]}"; do
+  read -r label ep manifest <<<"$k"
+  dir="$out/kind-$label"
+  start=$(date +%s.%N)
+  "$bin" profile -m bench-model -u "http://127.0.0.1:$port" --endpoint-type "$ep" ${manifest:+--plugins "$manifest"} \
+    --streaming --concurrency 32 --request-count 5000 --isl 32 --osl 20 --extra-inputs ignore_eos:true \
+    --random-seed 1 --tokenizer builtin --artifact-dir "$dir" --ui none --log-level WARNING >"$dir.out" 2>&1 \
+    || { cat "$dir.out"; exit 1; }
+  wall=$(awk -v s="$start" -v e="$(date +%s.%N)" 'BEGIN{printf "%.2f", e-s}')
+  rps=$(grep -E 'Request Throughput' "$dir.out" | awk -F'│' '{gsub(/[ ,]/,"",$3); print $3}')
+  printf '%-14s %12s %12s\n' "$label" "$rps" "$wall"
+done
