@@ -71,14 +71,17 @@ if [ -x /usr/bin/time ]; then
 fi
 
 # Endpoint kinds: the same closed-loop run (streaming, OSL 20, c=32, 5000 requests) through the
-# built-in chat endpoint, the Go gRPC textgen example plugin and the Python gRPC textgen plugin.
+# built-in chat endpoint and the textgen example endpoint as a Go gRPC process, a WASM module and a
+# Python gRPC process.
 # Plugins parse each record once, after it finished (one call per record); the rate shows how much
 # that post-processing costs when it has to keep up.
 plugdir="$(pwd)/$out/plugins"
 mkdir -p "$plugdir"
 go build -o "$plugdir/textgen-plugin" ./examples/plugins/go-grpc-endpoint
 printf 'endpoint:\n  textgen:\n    kind: grpc\n    description: bench\n    path: %s\n    api_version: 1\n' "$plugdir/textgen-plugin" >"$plugdir/go.yaml"
-kinds=("builtin chat" "grpc-go textgen $plugdir/go.yaml")
+GOOS=wasip1 GOARCH=wasm go build -buildmode=c-shared -o "$plugdir/textgen.wasm" ./examples/plugins/go-wasm-endpoint
+printf 'endpoint:\n  textgen_wasm:\n    kind: wasm\n    description: bench\n    path: %s\n    api_version: 1\n' "$plugdir/textgen.wasm" >"$plugdir/wasm.yaml"
+kinds=("builtin chat" "grpc-go textgen $plugdir/go.yaml" "wasm-go textgen_wasm $plugdir/wasm.yaml")
 if python3 -c 'import grpc, grpc_health, google.protobuf' 2>/dev/null; then
   printf 'endpoint:\n  textgen_py:\n    kind: grpc\n    description: bench\n    path: %s\n    api_version: 1\n' \
     "$(pwd)/examples/plugins/python-grpc/aiperf-textgen-py" >"$plugdir/py.yaml"

@@ -84,3 +84,36 @@ func TestProfileWithAGRPCEndpointPlugin(t *testing.T) {
 		t.Errorf("tampered plugin: exit %d, stderr %s", bad.code, bad.stderr)
 	}
 }
+
+// TestProfileWithAWASMEndpointPlugin runs the same textgen endpoint compiled
+// to WASM: the kind changes, the contract and the results do not.
+func TestProfileWithAWASMEndpointPlugin(t *testing.T) {
+	if testing.Short() {
+		t.Skip("builds plugin binaries")
+	}
+	dir := t.TempDir()
+	wasm, sum := buildPlugin(t, dir, "textgen.wasm", "../../examples/plugins/go-wasm-endpoint", "GOOS=wasip1", "GOARCH=wasm")
+	manifest := filepath.Join(dir, "aiperf-plugins.yaml")
+	yaml := fmt.Sprintf("endpoint:\n  textgen_wasm:\n    kind: wasm\n    description: textgen as WASM\n    path: %s\n    sha256: %s\n    api_version: 1\n", filepath.Base(wasm), sum)
+	if err := os.WriteFile(manifest, []byte(yaml), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	url := startMock(t, mockserver.Config{Fast: true})
+	for _, streaming := range []bool{true, false} {
+		args := []string{"-m", "m", "-u", url, "--endpoint-type", "textgen_wasm", "--plugins", manifest,
+			"--concurrency", "2", "--request-count", "8", "--isl", "16", "--osl", "6"}
+		if streaming {
+			args = append(args, "--streaming")
+		}
+		r := profile(t, args...)
+		if r.code != 0 {
+			t.Fatalf("streaming=%v: exit %d\n%s", streaming, r.code, r.stderr)
+		}
+		if osl := r.mustMetric(t, "output_sequence_length"); *osl.Min != 6 || *osl.Max != 6 {
+			t.Errorf("streaming=%v: OSL %v..%v through the WASM endpoint, want 6", streaming, *osl.Min, *osl.Max)
+		}
+		if _, ttft := r.metric(t, "time_to_first_token"); ttft != streaming {
+			t.Errorf("streaming=%v: TTFT present = %v", streaming, ttft)
+		}
+	}
+}

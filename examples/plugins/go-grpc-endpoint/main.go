@@ -10,13 +10,16 @@
 // --endpoint-type textgen; see README.md.
 package main
 
-import "github.com/aiperf-go/aiperf/plugin-sdk/grpcplugin"
+import (
+	"github.com/aiperf-go/aiperf/examples/plugins/textgen"
+	"github.com/aiperf-go/aiperf/plugin-sdk/grpcplugin"
+)
 
 // version is the plugin's own version, reported by Describe.
 const version = "0.1.0"
 
 func main() {
-	grpcplugin.Serve(&Endpoint{},
+	grpcplugin.Serve(&textgen.Endpoint{},
 		grpcplugin.WithName("textgen"),
 		grpcplugin.WithVersion(version),
 		grpcplugin.WithDescription("textgen JSON API (/v1/textgen): input/max_new_tokens, delta/done SSE events"))

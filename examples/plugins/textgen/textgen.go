@@ -1,4 +1,7 @@
-package main
+// Package textgen is the example endpoint for "textgen", a non-OpenAI JSON
+// API (served by aiperf's mock server at /v1/textgen), shared by the gRPC
+// and WASM example plugins.
+package textgen
 
 import (
 	"bytes"

@@ -1,4 +1,4 @@
-package main
+package textgen
 
 import (
 	"encoding/json"
