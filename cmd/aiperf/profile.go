@@ -53,7 +53,6 @@ func runProfile(cmd *cobra.Command, rawArgs []string) error {
 		}
 	}()
 	warnings = append(warnings, regWarnings...)
-	warnings = append(warnings, reg.Warnings...)
 	if cfg.ExportLevel == "raw" {
 		warnings = append(warnings, "--export-level raw: profile_export_raw.jsonl is not implemented yet; exporting at the records level")
 	}
@@ -72,7 +71,8 @@ func runProfile(cmd *cobra.Command, rawArgs []string) error {
 		return err
 	}
 	tuneGC()
-	ctx, stop := app.WithInterrupts(cmd.Context(), stderr)
+	// A second Ctrl-C exits at once; plugin processes must not outlive us.
+	ctx, stop := app.WithInterrupts(cmd.Context(), stderr, func() { _ = reg.Close() })
 	defer stop()
 	out, err := app.Profile(ctx, reg, settings, cmd.OutOrStdout(), stderr)
 	if err != nil {

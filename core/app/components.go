@@ -14,6 +14,7 @@ import (
 	"github.com/aiperf-go/aiperf/core/transport"
 	sdk "github.com/aiperf-go/aiperf/plugin-sdk"
 	"github.com/aiperf-go/aiperf/plugins/builtin"
+	"github.com/aiperf-go/aiperf/plugins/builtin/dataset/custom"
 	"github.com/aiperf-go/aiperf/registry"
 	"go.uber.org/fx"
 )
@@ -85,7 +86,18 @@ func NewTransport(lc fx.Lifecycle, reg *registry.Registry, s *Settings) (sdk.Tra
 // (its loader chosen by --custom-dataset-type or detected), else synthetic.
 func NewComposer(reg *registry.Registry, s *Settings) (sdk.DatasetComposer, error) {
 	if s.Dataset.InputFile != "" {
-		return registry.Get[sdk.DatasetComposer](reg, sdk.CategoryDatasetComposer, "custom")
+		// Every registered loader, external plugins included, in manifest order.
+		return custom.New(func() ([]custom.NamedLoader, error) {
+			var loaders []custom.NamedLoader
+			for _, name := range reg.Names(sdk.CategoryCustomDataset) {
+				l, err := registry.Get[sdk.CustomDatasetLoader](reg, sdk.CategoryCustomDataset, name)
+				if err != nil {
+					return nil, err
+				}
+				loaders = append(loaders, custom.NamedLoader{Name: name, Loader: l})
+			}
+			return loaders, nil
+		}), nil
 	}
 	return registry.Get[sdk.DatasetComposer](reg, sdk.CategoryDatasetComposer, "synthetic")
 }

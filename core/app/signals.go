@@ -10,9 +10,9 @@ import (
 )
 
 // WithInterrupts returns a context cancelled by the first SIGINT/SIGTERM
-// (graceful: stop sending, export what was measured). A second signal exits
-// the process at once with status 130.
-func WithInterrupts(parent context.Context, stderr io.Writer) (context.Context, func()) {
+// (graceful: stop sending, export what was measured). A second signal runs
+// beforeExit (e.g. killing plugin processes) and exits at once with 130.
+func WithInterrupts(parent context.Context, stderr io.Writer, beforeExit ...func()) (context.Context, func()) {
 	ctx, cancel := context.WithCancel(parent)
 	sigs := make(chan os.Signal, 2)
 	signal.Notify(sigs, os.Interrupt, syscall.SIGTERM)
@@ -28,6 +28,9 @@ func WithInterrupts(parent context.Context, stderr io.Writer) (context.Context, 
 		select {
 		case <-sigs:
 			fmt.Fprintln(stderr, "Force quit.")
+			for _, f := range beforeExit {
+				f()
+			}
 			os.Exit(130)
 		case <-stopped:
 		}
