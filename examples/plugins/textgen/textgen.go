@@ -117,7 +117,9 @@ func (e *Endpoint) ParseRecord(units []sdk.Response) ([]sdk.ParsedResponse, erro
 
 func (*Endpoint) parse(data []byte, u *unit) (sdk.ParsedResponse, error) {
 	data = bytes.TrimSpace(data)
-	if len(data) == 0 {
+	// Empty data and "[DONE]" carry nothing (the contract's rule for every
+	// endpoint: the transport passes such units on unchanged).
+	if len(data) == 0 || bytes.Equal(data, []byte("[DONE]")) {
 		return sdk.ParsedResponse{}, nil
 	}
 	*u = unit{}

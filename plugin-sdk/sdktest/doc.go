@@ -1,0 +1,47 @@
+// Package sdktest is the conformance suite for aiperf plugins. A plugin
+// author runs it from their own tests, either in process against their
+// implementation of an sdk interface or out of process against the built
+// plugin binary:
+//
+//	func TestConformance(t *testing.T) {
+//		sdktest.Endpoint(t, &MyEndpoint{}, sdktest.EndpointCase{SampleUnits: []sdktest.SampleUnit{{Data: []byte(`{"delta":"hi"}`), Text: "hi"}}})
+//	}
+//
+// or, for the built binary (gRPC plugins, any language):
+//
+//	sdktest.GRPCPlugin(t, "./my-plugin", sdktest.WithEndpointCase(myCase))
+//
+// Each check reports every violation it finds with t.Errorf (so one run
+// lists all of them) and uses t.Fatalf only when nothing further can be
+// checked, e.g. a plugin process that does not start. Checks:
+//
+//   - Endpoint: metadata (paths start with '/', a service kind, a streaming
+//     path when streaming is supported); FormatPayload returns a JSON object
+//     for a representative set of requests (one and several texts, history,
+//     max tokens set and unset, legacy max tokens, --extra-inputs and turn
+//     extras merged last, streaming on and off, special characters), carries
+//     the prompt texts and never panics on odd input; ParseResponse maps
+//     "[DONE]" and empty data to an empty response without error, rejects
+//     malformed data with an error, and parses the author's sample units to
+//     the expected text; an sdk.RecordParser returns one response per unit,
+//     in order, with PerfNs copied, agreeing with ParseResponse.
+//   - RecordProcessor: Process before Init may fail or work (either is
+//     accepted; a panic is not); after Init, a streaming, a non-streaming,
+//     an error, a cancelled and an empty record are processed without error
+//     or panic, every value is finite and list values are flagged IsList;
+//     concurrent Process calls work (run the suite with -race).
+//   - DatasetLoader: CanLoad accepts the sample and refuses a missing path,
+//     a directory and a garbage file; Load returns at least one conversation
+//     whose turns carry text, and an error (not a panic) for garbage.
+//   - DataExporter: Export into a temporary artifact directory with a
+//     representative ExportContext; every file it reports exists, is not
+//     empty and lies in the artifact directory.
+//   - GRPCPlugin: starts the binary with hashicorp/go-plugin exactly as
+//     aiperf does, checks Describe (API version, known categories, endpoint
+//     metadata for endpoints), runs the checks above for every category it
+//     claims over the gRPC protocol, checks the process still serves at the
+//     end and kills it on cleanup.
+//
+// Every call into the plugin is guarded: a panic or a call that does not
+// return within 30 s is reported as a failure naming the call.
+package sdktest

@@ -1,0 +1,209 @@
+package sdktest
+
+import (
+	"bytes"
+	"os"
+	"os/exec"
+	"slices"
+	"sync"
+	"testing"
+
+	sdk "github.com/aiperf-go/aiperf/plugin-sdk"
+	"github.com/aiperf-go/aiperf/plugin-sdk/grpcplugin"
+	"github.com/aiperf-go/aiperf/plugin-sdk/pluginpb"
+	"github.com/hashicorp/go-hclog"
+	"github.com/hashicorp/go-plugin"
+)
+
+// GRPCOption configures GRPCPlugin.
+type GRPCOption func(*grpcConfig)
+
+type grpcConfig struct {
+	endpoint      EndpointCase
+	datasetSample string
+	args, env     []string
+}
+
+// WithEndpointCase gives the endpoint checks their sample units; required
+// when the plugin is an endpoint.
+func WithEndpointCase(c EndpointCase) GRPCOption { return func(g *grpcConfig) { g.endpoint = c } }
+
+// WithDatasetSample names a sample file for the dataset loader checks;
+// required when the plugin is a custom_dataset_loader.
+func WithDatasetSample(path string) GRPCOption {
+	return func(g *grpcConfig) { g.datasetSample = path }
+}
+
+// WithArgs passes command-line arguments to the plugin binary.
+func WithArgs(args ...string) GRPCOption {
+	return func(g *grpcConfig) { g.args = append(g.args, args...) }
+}
+
+// WithEnv adds KEY=value entries to the plugin's environment (which is
+// otherwise the test's, as under aiperf).
+func WithEnv(env ...string) GRPCOption { return func(g *grpcConfig) { g.env = append(g.env, env...) } }
+
+// servedCategories are the categories the gRPC protocol has calls for.
+var servedCategories = []string{sdk.CategoryEndpoint, sdk.CategoryCustomDataset, sdk.CategoryRecordProcessor, sdk.CategoryDataExporter}
+
+// GRPCPlugin starts the plugin binary at binaryPath as aiperf does
+// (hashicorp/go-plugin, grpcplugin.Handshake, gRPC only), checks Describe,
+// runs the in-process checks of every category the plugin claims over the
+// protocol, and checks the process still serves at the end. The process
+// is killed on t.Cleanup.
+func GRPCPlugin(t testing.TB, binaryPath string, opts ...GRPCOption) {
+	t.Helper()
+	var cfg grpcConfig
+	for _, o := range opts {
+		o(&cfg)
+	}
+	rpc := startPlugin(t, binaryPath, cfg)
+	desc := describe(t, rpc)
+	if desc == nil {
+		return
+	}
+	if slices.Contains(desc.GetCategories(), sdk.CategoryEndpoint) {
+		if desc.GetEndpoint() == nil {
+			t.Errorf("sdktest: Describe claims category endpoint but carries no endpoint metadata")
+		} else {
+			Endpoint(t, &grpcEndpoint{rpc: rpc, meta: pluginpb.ToEndpointMetadata(desc.GetEndpoint())}, cfg.endpoint)
+		}
+	}
+	if slices.Contains(desc.GetCategories(), sdk.CategoryRecordProcessor) {
+		RecordProcessor(t, &grpcProcessor{rpc: rpc})
+	}
+	if slices.Contains(desc.GetCategories(), sdk.CategoryCustomDataset) {
+		if cfg.datasetSample == "" {
+			t.Errorf("sdktest: the plugin claims category %s: pass a sample file with WithDatasetSample", sdk.CategoryCustomDataset)
+		} else {
+			DatasetLoader(t, &grpcLoader{rpc: rpc, t: t}, cfg.datasetSample)
+		}
+	}
+	if slices.Contains(desc.GetCategories(), sdk.CategoryDataExporter) {
+		DataExporter(t, &grpcExporter{rpc: rpc})
+	}
+	// Malformed input and odd requests must not have taken the process down.
+	ctx, cancel := rpcContext()
+	defer cancel()
+	if _, err := rpc.Describe(ctx, &pluginpb.DescribeRequest{}); err != nil {
+		t.Errorf("sdktest: the plugin process stopped serving during the checks: Describe: %v", err)
+	}
+}
+
+// startPlugin launches the binary and dispenses the Plugin client.
+func startPlugin(t testing.TB, binaryPath string, cfg grpcConfig) pluginpb.PluginClient {
+	t.Helper()
+	st, err := os.Stat(binaryPath)
+	if err != nil {
+		t.Fatalf("sdktest: plugin binary: %v", err)
+	}
+	if !st.Mode().IsRegular() || st.Mode().Perm()&0o111 == 0 {
+		t.Fatalf("sdktest: plugin binary %s is not an executable file (mode %v)", binaryPath, st.Mode())
+	}
+	// The plugin's output: raw stderr, plus what go-plugin forwards from a
+	// Go plugin's redirected stdout and stderr.
+	output := &tailBuffer{limit: 16 << 10}
+	cmd := exec.Command(binaryPath, cfg.args...)
+	// Host environment first so WithEnv entries win (exec keeps the last).
+	cmd.Env = append(os.Environ(), cfg.env...)
+	client := plugin.NewClient(&plugin.ClientConfig{
+		HandshakeConfig:  grpcplugin.Handshake,
+		Plugins:          grpcplugin.ClientPlugins(),
+		Cmd:              cmd,
+		SkipHostEnv:      true, // already in cmd.Env, before WithEnv's entries
+		AllowedProtocols: []plugin.Protocol{plugin.ProtocolGRPC},
+		GRPCDialOptions:  grpcplugin.ClientDialOptions(),
+		StartTimeout:     callTimeout,
+		Stderr:           output,
+		SyncStdout:       output,
+		SyncStderr:       output,
+		Logger:           hclog.NewNullLogger(),
+	})
+	// Cleanups run last-in first-out: kill, then show what the plugin said.
+	t.Cleanup(func() {
+		if t.Failed() && output.Len() > 0 {
+			t.Logf("sdktest: plugin %s output (last %d bytes at most):\n%s", binaryPath, output.limit, output.String())
+		}
+	})
+	t.Cleanup(client.Kill)
+	conn, err := client.Client()
+	if err != nil {
+		t.Fatalf("sdktest: starting plugin %s (go-plugin handshake, this host speaks plugin API v%d): %v", binaryPath, sdk.APIVersion, err)
+	}
+	raw, err := conn.Dispense(grpcplugin.PluginName)
+	if err != nil {
+		t.Fatalf("sdktest: plugin %s: dispensing %q: %v", binaryPath, grpcplugin.PluginName, err)
+	}
+	rpc, ok := raw.(pluginpb.PluginClient)
+	if !ok {
+		t.Fatalf("sdktest: plugin %s: dispensed %T, want pluginpb.PluginClient", binaryPath, raw)
+	}
+	return rpc
+}
+
+// describe calls Describe and checks what the plugin says about itself;
+// nil means the remaining checks cannot run.
+func describe(t testing.TB, rpc pluginpb.PluginClient) *pluginpb.DescribeResponse {
+	t.Helper()
+	ctx, cancel := rpcContext()
+	defer cancel()
+	desc, err := rpc.Describe(ctx, &pluginpb.DescribeRequest{})
+	if err != nil {
+		t.Errorf("sdktest: Describe: %v", err)
+		return nil
+	}
+	if desc.GetApiVersion() != sdk.APIVersion {
+		t.Errorf("sdktest: Describe: api_version %d, want %d (the plugin API this sdk speaks)", desc.GetApiVersion(), sdk.APIVersion)
+	}
+	cats := desc.GetCategories()
+	if len(cats) == 0 {
+		t.Errorf("sdktest: Describe: no categories: a plugin implements at least one of %v", servedCategories)
+		return nil
+	}
+	for i, c := range cats {
+		switch cat, known := sdk.LookupCategory(c); {
+		case !known:
+			t.Errorf("sdktest: Describe: unknown category %q", c)
+		case cat.BuiltinOnly:
+			t.Errorf("sdktest: Describe: category %q is built-in only (it runs inside the timed window)", c)
+		case !slices.Contains(servedCategories, c):
+			t.Errorf("sdktest: Describe: category %q has no calls in plugin API v%d; gRPC plugins serve %v", c, sdk.APIVersion, servedCategories)
+		case slices.Contains(cats[:i], c):
+			t.Errorf("sdktest: Describe: category %q listed twice", c)
+		}
+	}
+	if desc.GetName() == "" {
+		t.Logf("sdktest: Describe reports no name (informational; the manifest names the plugin)")
+	}
+	return desc
+}
+
+// tailBuffer keeps the last limit bytes written to it; go-plugin writes the
+// plugin's stderr from its own goroutine.
+type tailBuffer struct {
+	mu    sync.Mutex
+	buf   bytes.Buffer
+	limit int
+}
+
+func (b *tailBuffer) Write(p []byte) (int, error) {
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	b.buf.Write(p)
+	if over := b.buf.Len() - b.limit; over > 0 {
+		b.buf.Next(over)
+	}
+	return len(p), nil
+}
+
+func (b *tailBuffer) Len() int {
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	return b.buf.Len()
+}
+
+func (b *tailBuffer) String() string {
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	return b.buf.String()
+}
