@@ -2,29 +2,27 @@ package registry
 
 import (
 	"fmt"
+	"strings"
 
 	sdk "github.com/aiperf-go/aiperf/plugin-sdk"
 )
 
-// externalCategories are the categories whose calls cross the plugin
-// protocol (pluginpb), so only they accept grpc and wasm plugins. The others
-// either sit inside the timed window (sdk.Category.BuiltinOnly) or have no
-// RPCs yet.
-var externalCategories = map[string]bool{
-	sdk.CategoryEndpoint:        true,
-	sdk.CategoryCustomDataset:   true,
-	sdk.CategoryDatasetComposer: true,
-	sdk.CategoryRecordProcessor: true,
-	sdk.CategoryDataExporter:    true,
-	sdk.CategoryConsoleExporter: true,
+// externalKinds lists, per category, the external kinds whose loaders can
+// serve it: the categories whose calls cross the plugin protocol (pluginpb).
+// The others either sit inside the timed window (sdk.Category.BuiltinOnly)
+// or have no RPCs yet (dataset_composer, console_exporter). WASM data
+// exporters are refused because the sandbox never grants a writable
+// filesystem.
+var externalKinds = map[string][]Kind{
+	sdk.CategoryEndpoint:        {KindGRPC, KindWASM},
+	sdk.CategoryCustomDataset:   {KindGRPC, KindWASM},
+	sdk.CategoryRecordProcessor: {KindGRPC, KindWASM},
+	sdk.CategoryDataExporter:    {KindGRPC},
 }
 
 // AllowedKinds lists the plugin kinds a category accepts.
 func AllowedKinds(category string) []Kind {
-	if externalCategories[category] {
-		return []Kind{KindBuiltin, KindGRPC, KindWASM}
-	}
-	return []Kind{KindBuiltin}
+	return append([]Kind{KindBuiltin}, externalKinds[category]...)
 }
 
 func kindAllowed(category string, k Kind) bool {
@@ -67,4 +65,20 @@ func implementsCategory(category string, v any) (string, bool) {
 		return "", true
 	}
 	return c.name, c.is(v)
+}
+
+// kindList words kinds for messages: "builtin and grpc", "builtin, grpc and wasm".
+func kindList(kinds []Kind) string {
+	var b strings.Builder
+	for i, k := range kinds {
+		switch {
+		case i == 0:
+		case i == len(kinds)-1:
+			b.WriteString(" and ")
+		default:
+			b.WriteString(", ")
+		}
+		b.WriteString(string(k))
+	}
+	return b.String()
 }

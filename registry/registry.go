@@ -119,12 +119,15 @@ func (r *Registry) add(e *Entry) error {
 			Err: fmt.Errorf("%s.%s: unknown plugin category %q; valid categories: %s", e.Category, e.Name, e.Category, strings.Join(CategoryNames(), ", "))}
 	}
 	if e.Kind != KindBuiltin && !kindAllowed(cat.Name, e.Kind) {
-		why := "the plugin protocol has no calls for it in API v" + strconv.Itoa(sdk.APIVersion)
-		if cat.BuiltinOnly {
-			why = "it runs inside the timed window"
+		msg := fmt.Sprintf("category %s accepts only builtin plugins (the plugin protocol has no calls for it in API v%s)", e.Category, strconv.Itoa(sdk.APIVersion))
+		switch {
+		case cat.BuiltinOnly:
+			msg = fmt.Sprintf("category %s accepts only builtin plugins (it runs inside the timed window)", e.Category)
+		case len(AllowedKinds(cat.Name)) > 1:
+			msg = fmt.Sprintf("category %s accepts %s plugins", e.Category, kindList(AllowedKinds(cat.Name)))
 		}
 		return &ManifestError{Source: e.Source, Line: e.line, Check: CheckKinds,
-			Err: fmt.Errorf("%s.%s: kind %s not allowed: category %s accepts only builtin plugins (%s)", e.Category, e.Name, e.Kind, e.Category, why)}
+			Err: fmt.Errorf("%s.%s: kind %s not allowed: %s", e.Category, e.Name, e.Kind, msg)}
 	}
 	byName := r.entries[e.Category]
 	if byName == nil {

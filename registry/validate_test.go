@@ -338,3 +338,23 @@ func TestInstantiateRefusesUndeclaredAPIVersion(t *testing.T) {
 		t.Fatalf("err = %v", err)
 	}
 }
+
+func TestKindsFollowTheLoaders(t *testing.T) {
+	cases := []struct {
+		yaml, want string
+	}{
+		{"data_exporter:\n  x:\n    kind: wasm\n    path: ./x.wasm\n    api_version: 1\n    description: d\n",
+			"data_exporter.x: kind wasm not allowed: category data_exporter accepts builtin and grpc plugins"},
+		{"console_exporter:\n  x:\n    kind: grpc\n    path: ./x\n    api_version: 1\n    description: d\n",
+			"console_exporter.x: kind grpc not allowed: category console_exporter accepts only builtin plugins (the plugin protocol has no calls for it in API v1)"},
+	}
+	for _, c := range cases {
+		m, err := ParseManifest([]byte(c.yaml), "ext.yaml")
+		if err != nil {
+			t.Fatal(err)
+		}
+		if _, err := New(nil, m); err == nil || !strings.Contains(err.Error(), c.want) {
+			t.Errorf("err = %v, want %q", err, c.want)
+		}
+	}
+}
