@@ -130,12 +130,27 @@ func (s *Server) inferenceHandler(kind endpointKind) http.Handler {
 	})
 }
 
-// stream writes an SSE response. Token i goes out at start+TTFT+i·ITL on an
-// absolute schedule, so sleep overshoot does not accumulate; in Fast mode
-// everything is written before a single flush. It returns the tokens sent
-// and whether the stream completed.
+// stream writes an OpenAI SSE response: the chat role delta at once, one
+// chunk per token, then the finish chunk, optional usage chunk and [DONE].
 func (s *Server) stream(ctx context.Context, w http.ResponseWriter, g *generation, req *inferenceRequest,
 	plan outputPlan, u usage, start time.Time, mm *modelMetrics) (int, bool) {
+	var head []byte
+	if req.kind == kindChat {
+		head = g.r.appendRole(nil)
+	}
+	return s.streamEvents(ctx, w, g, plan, start, mm, head, g.r.appendToken,
+		func(buf []byte) []byte { return s.appendStreamTail(buf, g, req, plan, u) })
+}
+
+// streamEvents writes an SSE response shared by every API the mock speaks:
+// head (a role delta, say) goes out with the headers, then one event per
+// token, the last one followed by tail. Token i goes out at
+// start+TTFT+i·ITL on an absolute schedule, so sleep overshoot does not
+// accumulate; in Fast mode everything is written before a single flush. It
+// returns the tokens sent and whether the stream completed.
+func (s *Server) streamEvents(ctx context.Context, w http.ResponseWriter, g *generation, plan outputPlan,
+	start time.Time, mm *modelMetrics, head []byte,
+	event func(dst, word []byte, reasoning bool) []byte, tail func(dst []byte) []byte) (int, bool) {
 	h := w.Header()
 	h.Set("Content-Type", "text/event-stream")
 	h.Set("Cache-Control", "no-cache")
@@ -148,19 +163,16 @@ func (s *Server) stream(ctx context.Context, w http.ResponseWriter, g *generatio
 
 	total := plan.total()
 	tokens := newTokenStream(s.vocab, plan)
-	buf := g.out[:0]
+	buf := append(g.out[:0], head...)
 	defer func() { g.out = buf }()
-	if req.kind == kindChat {
-		buf = g.r.appendRole(buf)
-	}
 
 	if s.cfg.Fast {
 		for range total {
 			word, reasoning := tokens.next()
-			buf = g.r.appendToken(buf, word, reasoning)
+			buf = event(buf, word, reasoning)
 		}
 		mm.ttft.Observe(time.Since(start).Seconds())
-		buf = s.appendStreamTail(buf, g, req, plan, u)
+		buf = tail(buf)
 		// The whole stream is known: a Content-Length spares chunked framing.
 		h.Set("Content-Length", strconv.Itoa(len(buf)))
 		w.WriteHeader(http.StatusOK)
@@ -172,8 +184,8 @@ func (s *Server) stream(ctx context.Context, w http.ResponseWriter, g *generatio
 	}
 
 	w.WriteHeader(http.StatusOK)
-	// Headers (and the chat role delta) go out at once, like a server
-	// acknowledging the request; the role delta carries no content, so it
+	// Headers (and the head, e.g. the chat role delta) go out at once, like a
+	// server acknowledging the request; the head carries no content, so it
 	// does not count as the first token.
 	if len(buf) > 0 {
 		if _, err := w.Write(buf); err != nil {
@@ -187,9 +199,9 @@ func (s *Server) stream(ctx context.Context, w http.ResponseWriter, g *generatio
 			return i, false
 		}
 		word, reasoning := tokens.next()
-		buf = g.r.appendToken(buf[:0], word, reasoning)
+		buf = event(buf[:0], word, reasoning)
 		if i == total-1 {
-			buf = s.appendStreamTail(buf, g, req, plan, u)
+			buf = tail(buf)
 		}
 		if _, err := w.Write(buf); err != nil {
 			return i, false
@@ -200,6 +212,21 @@ func (s *Server) stream(ctx context.Context, w http.ResponseWriter, g *generatio
 		}
 	}
 	return total, true
+}
+
+// waitForBody holds a non-streaming response until TTFT + ITL×tokens and
+// records its TTFT; it reports false when the client went away first.
+func (s *Server) waitForBody(ctx context.Context, g *generation, plan outputPlan, start time.Time, mm *modelMetrics) bool {
+	if s.cfg.Fast {
+		mm.ttft.Observe(time.Since(start).Seconds())
+		return true
+	}
+	if !g.waitUntil(ctx, start.Add(s.cfg.TTFT+time.Duration(plan.total())*s.cfg.ITL)) {
+		return false
+	}
+	// The first token was "generated" at start+TTFT, not at the end.
+	mm.ttft.Observe(s.cfg.TTFT.Seconds())
+	return true
 }
 
 // appendStreamTail writes the finish chunk, the optional usage chunk and [DONE].
@@ -214,14 +241,8 @@ func (s *Server) appendStreamTail(buf []byte, g *generation, req *inferenceReque
 // respond writes a non-streaming JSON response after TTFT + ITL×tokens.
 func (s *Server) respond(ctx context.Context, w http.ResponseWriter, g *generation,
 	plan outputPlan, u usage, start time.Time, mm *modelMetrics) bool {
-	if !s.cfg.Fast {
-		if !g.waitUntil(ctx, start.Add(s.cfg.TTFT+time.Duration(plan.total())*s.cfg.ITL)) {
-			return false
-		}
-		// The first token was "generated" at start+TTFT, not at the end.
-		mm.ttft.Observe(s.cfg.TTFT.Seconds())
-	} else {
-		mm.ttft.Observe(time.Since(start).Seconds())
+	if !s.waitForBody(ctx, g, plan, start, mm) {
+		return false
 	}
 	g.out = g.r.appendBody(g.out[:0], s.vocab, plan, u)
 	h := w.Header()

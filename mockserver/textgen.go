@@ -137,62 +137,13 @@ func appendTextgenDone(dst []byte, u usage) []byte {
 	return append(dst, "}\n\n"...)
 }
 
-// streamTextgen mirrors Server.stream: token i at start+TTFT+i·ITL on an
-// absolute schedule, or everything in one write in Fast mode.
+// streamTextgen streams textgen events: one {"delta"} per token, the last
+// followed by {"done", "usage"}.
 func (s *Server) streamTextgen(ctx context.Context, w http.ResponseWriter, g *generation,
 	plan outputPlan, u usage, start time.Time, mm *modelMetrics) (int, bool) {
-	h := w.Header()
-	h.Set("Content-Type", "text/event-stream")
-	h.Set("Cache-Control", "no-cache")
-	flusher, _ := w.(http.Flusher)
-	flush := func() {
-		if flusher != nil {
-			flusher.Flush()
-		}
-	}
-	total := plan.total()
-	tokens := newTokenStream(s.vocab, plan)
-	buf := g.out[:0]
-	defer func() { g.out = buf }()
-
-	if s.cfg.Fast {
-		for range total {
-			word, _ := tokens.next()
-			buf = appendTextgenDelta(buf, word)
-		}
-		mm.ttft.Observe(time.Since(start).Seconds())
-		buf = appendTextgenDone(buf, u)
-		h.Set("Content-Length", strconv.Itoa(len(buf)))
-		w.WriteHeader(http.StatusOK)
-		if _, err := w.Write(buf); err != nil {
-			return 0, false
-		}
-		flush()
-		return total, true
-	}
-
-	// Headers go out at once, like a server acknowledging the request.
-	w.WriteHeader(http.StatusOK)
-	flush()
-	first := start.Add(s.cfg.TTFT)
-	for i := range total {
-		if !g.waitUntil(ctx, first.Add(time.Duration(i)*s.cfg.ITL)) {
-			return i, false
-		}
-		word, _ := tokens.next()
-		buf = appendTextgenDelta(buf[:0], word)
-		if i == total-1 {
-			buf = appendTextgenDone(buf, u)
-		}
-		if _, err := w.Write(buf); err != nil {
-			return i, false
-		}
-		flush()
-		if i == 0 {
-			mm.ttft.Observe(time.Since(start).Seconds())
-		}
-	}
-	return total, true
+	return s.streamEvents(ctx, w, g, plan, start, mm, nil,
+		func(dst, word []byte, _ bool) []byte { return appendTextgenDelta(dst, word) },
+		func(dst []byte) []byte { return appendTextgenDone(dst, u) })
 }
 
 func appendTextgenDelta(dst, word []byte) []byte {
@@ -204,13 +155,8 @@ func appendTextgenDelta(dst, word []byte) []byte {
 // respondTextgen writes the non-streaming body after TTFT + ITL×tokens.
 func (s *Server) respondTextgen(ctx context.Context, w http.ResponseWriter, g *generation,
 	plan outputPlan, u usage, start time.Time, mm *modelMetrics) bool {
-	if !s.cfg.Fast {
-		if !g.waitUntil(ctx, start.Add(s.cfg.TTFT+time.Duration(plan.total())*s.cfg.ITL)) {
-			return false
-		}
-		mm.ttft.Observe(s.cfg.TTFT.Seconds())
-	} else {
-		mm.ttft.Observe(time.Since(start).Seconds())
+	if !s.waitForBody(ctx, g, plan, start, mm) {
+		return false
 	}
 	out := append(g.out[:0], `{"output":"`...)
 	out = appendWords(out, s.vocab, plan.seed, saltContent, plan.content)
