@@ -136,7 +136,8 @@ func (s *Server) stream(ctx context.Context, w http.ResponseWriter, g *generatio
 	plan outputPlan, u usage, start time.Time, mm *modelMetrics) (int, bool) {
 	var head []byte
 	if req.kind == kindChat {
-		head = g.r.appendRole(nil)
+		// Rendered into the pooled buffer streamEvents starts from: no allocation.
+		head = g.r.appendRole(g.out[:0])
 	}
 	return s.streamEvents(ctx, w, g, plan, start, mm, head, g.r.appendToken,
 		func(buf []byte) []byte { return s.appendStreamTail(buf, g, req, plan, u) })
