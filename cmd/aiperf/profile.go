@@ -85,7 +85,9 @@ func runProfile(cmd *cobra.Command, rawArgs []string) error {
 		fmt.Fprintln(stderr, "Every request failed; see the error summary above.")
 		return exitError{code: out.ExitCode}
 	}
-	if err != nil {
+	// A cancelled run exits 0 (AIPerf) even if exporting part of it failed;
+	// the errors were printed above.
+	if err != nil && !out.Results.WasCancelled {
 		return exitError{code: app.ExitFailed}
 	}
 	return nil

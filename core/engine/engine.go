@@ -90,7 +90,7 @@ type Engine struct {
 	sessions  []session
 	opts      Options
 
-	sampler *shuffleSampler
+	sampler *sampler
 	cancels *cancelPicker
 
 	// progress of the current phase
@@ -180,7 +180,10 @@ type sender struct {
 // each later turn after its delay and with the conversation so far.
 func (s *sender) Send(ctx context.Context, c sdk.Credit) {
 	e := s.e
-	sess := &e.sessions[e.sampler.next()]
+	// The credit's index picks the session, so credit i gets dataset entry i
+	// of the sampling order whatever order the sending goroutines run in
+	// (trace replay pairs each schedule offset with its entry).
+	sess := &e.sessions[e.sampler.at(c.Index)]
 	correlationID := uuid.NewString()
 	firstToken := onceFunc(c.OnFirstToken)
 	defer firstToken() // a session that ends without a token still frees its slot
@@ -391,53 +394,45 @@ const (
 	SampleRandom     = "random"
 )
 
-// shuffleSampler walks the dataset in a seeded random order without
-// replacement and reshuffles after each pass (AIPerf's default for synthetic
-// data). The sequential and random strategies are variants of it.
-type shuffleSampler struct {
-	mu    sync.Mutex
-	rng   *rand.Rand
-	order []int
-	pos   int
-	mode  string
+// sampler maps a credit index to a dataset session, reproducibly for a
+// seed. shuffle (AIPerf's default for synthetic data) walks a seeded
+// permutation without replacement and uses a new one each pass; sequential
+// keeps dataset order (trace replay); random draws with replacement.
+type sampler struct {
+	mode string
+	n    int
+	seed int64
+
+	mu     sync.Mutex
+	passes map[int][]int // shuffle permutations by pass, recent ones only
 }
 
-func newSampler(mode string, n int, seed int64) *shuffleSampler {
-	s := newShuffleSampler(n, seed)
-	s.mode = mode
-	if mode == SampleSequential {
-		for i := range s.order {
-			s.order[i] = i
-		}
+func newSampler(mode string, n int, seed int64) *sampler {
+	return &sampler{mode: mode, n: n, seed: seed, passes: map[int][]int{}}
+}
+
+// at returns the session for credit index i.
+func (s *sampler) at(i int) int {
+	switch s.mode {
+	case SampleSequential:
+		return i % s.n
+	case SampleRandom:
+		return rand.New(rand.NewPCG(uint64(s.seed), uint64(i)^0x7a6e)).IntN(s.n)
 	}
-	return s
-}
-
-func newShuffleSampler(n int, seed int64) *shuffleSampler {
-	s := &shuffleSampler{rng: rand.New(rand.NewPCG(uint64(seed), 0x5eed)), order: make([]int, n)}
-	for i := range s.order {
-		s.order[i] = i
-	}
-	s.rng.Shuffle(n, func(i, j int) { s.order[i], s.order[j] = s.order[j], s.order[i] })
-	return s
-}
-
-func (s *shuffleSampler) next() int {
+	pass, pos := i/s.n, i%s.n
 	s.mu.Lock()
 	defer s.mu.Unlock()
-	switch s.mode {
-	case SampleRandom:
-		return s.rng.IntN(len(s.order))
-	case SampleSequential:
-		i := s.pos % len(s.order)
-		s.pos++
-		return i
+	perm, ok := s.passes[pass]
+	if !ok {
+		perm = make([]int, s.n)
+		for j := range perm {
+			perm[j] = j
+		}
+		rng := rand.New(rand.NewPCG(uint64(s.seed), uint64(pass)^0x5eed))
+		rng.Shuffle(s.n, func(a, b int) { perm[a], perm[b] = perm[b], perm[a] })
+		s.passes[pass] = perm
+		// Credits of a pass arrive roughly in order: older passes are done.
+		delete(s.passes, pass-3)
 	}
-	if s.pos == len(s.order) {
-		s.rng.Shuffle(len(s.order), func(i, j int) { s.order[i], s.order[j] = s.order[j], s.order[i] })
-		s.pos = 0
-	}
-	i := s.order[s.pos]
-	s.pos++
-	return i
+	return perm[pos]
 }

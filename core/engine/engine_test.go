@@ -12,6 +12,7 @@ import (
 	"strconv"
 	"strings"
 	"sync"
+	"sync/atomic"
 	"testing"
 	"time"
 
@@ -27,12 +28,12 @@ import (
 
 // --- shuffle sampler -------------------------------------------------------
 
-func drawPasses(s *shuffleSampler, n, passes int) [][]int {
+func drawPasses(s *sampler, n, passes int) [][]int {
 	out := make([][]int, passes)
 	for p := range out {
 		out[p] = make([]int, n)
 		for i := range out[p] {
-			out[p][i] = s.next()
+			out[p][i] = s.at(p*n + i)
 		}
 	}
 	return out
@@ -48,7 +49,7 @@ func TestShuffleSamplerEveryPassIsAPermutation(t *testing.T) {
 			for i := range identity {
 				identity[i] = i
 			}
-			for p, pass := range drawPasses(newShuffleSampler(c.n, c.seed), c.n, 5) {
+			for p, pass := range drawPasses(newShuffleSamplerForTest(c.n, c.seed), c.n, 5) {
 				sorted := slices.Sorted(slices.Values(pass))
 				if !slices.Equal(sorted, identity) {
 					t.Fatalf("pass %d is not a permutation of 0..%d: %v", p, c.n-1, pass)
@@ -60,9 +61,9 @@ func TestShuffleSamplerEveryPassIsAPermutation(t *testing.T) {
 
 func TestShuffleSamplerSeeding(t *testing.T) {
 	const n = 40
-	a := drawPasses(newShuffleSampler(n, 7), n, 3)
-	b := drawPasses(newShuffleSampler(n, 7), n, 3)
-	c := drawPasses(newShuffleSampler(n, 8), n, 3)
+	a := drawPasses(newShuffleSamplerForTest(n, 7), n, 3)
+	b := drawPasses(newShuffleSamplerForTest(n, 7), n, 3)
+	c := drawPasses(newShuffleSamplerForTest(n, 8), n, 3)
 	for p := range a {
 		if !slices.Equal(a[p], b[p]) {
 			t.Errorf("same seed, pass %d differs:\n%v\n%v", p, a[p], b[p])
@@ -83,10 +84,11 @@ func TestShuffleSamplerSeeding(t *testing.T) {
 
 func TestShuffleSamplerConcurrentDrawsStayBalanced(t *testing.T) {
 	const n, passes, workers = 13, 20, 8
-	s := newShuffleSampler(n, 1)
+	s := newShuffleSamplerForTest(n, 1)
 	counts := make([]int, n)
 	var mu sync.Mutex
 	var wg sync.WaitGroup
+	var next atomic.Int64
 	for w := range workers {
 		draws := n * passes / workers
 		if w < n*passes%workers {
@@ -95,7 +97,7 @@ func TestShuffleSamplerConcurrentDrawsStayBalanced(t *testing.T) {
 		wg.Go(func() {
 			local := make([]int, n)
 			for range draws {
-				local[s.next()]++
+				local[s.at(int(next.Add(1)-1))]++
 			}
 			mu.Lock()
 			for i, v := range local {
@@ -498,5 +500,24 @@ func TestRunPhaseWrapsTimingErrors(t *testing.T) {
 	}
 	if called {
 		t.Error("done called although the timing strategy refused the plan")
+	}
+}
+
+func newShuffleSamplerForTest(n int, seed int64) *sampler { return newSampler(SampleShuffle, n, seed) }
+
+// The session of a credit depends only on its index, not on the order in
+// which sending goroutines ask: trace replay pairs offset i with entry i.
+func TestSamplerIsAFunctionOfTheCreditIndex(t *testing.T) {
+	for _, mode := range []string{SampleShuffle, SampleSequential, SampleRandom} {
+		a, b := newSampler(mode, 7, 3), newSampler(mode, 7, 3)
+		forward := make([]int, 50)
+		for i := range forward {
+			forward[i] = a.at(i)
+		}
+		for i := 49; i >= 0; i-- {
+			if got := b.at(i); got != forward[i] {
+				t.Fatalf("%s: credit %d got session %d asked last, %d asked first", mode, i, got, forward[i])
+			}
+		}
 	}
 }

@@ -188,7 +188,7 @@ func TestSamplingStrategies(t *testing.T) {
 		s := newSampler(mode, 4, seed)
 		out := make([]int, n)
 		for i := range out {
-			out[i] = s.next()
+			out[i] = s.at(i)
 		}
 		return out
 	}

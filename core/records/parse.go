@@ -44,7 +44,11 @@ func Parse(ep sdk.Endpoint, tok sdk.Tokenizer, c engine.Completed, src TokenSour
 		p, err := parse(i)
 		if err != nil {
 			if rec.Error == nil {
-				rec.Error = &sdk.ErrorDetails{Type: "ResponseParseError", Message: fmt.Sprintf("response %d: %v", i, err)}
+				// The engine may still read the record it handed over
+				// (multi-turn history): mark a copy, never its record.
+				failed := *rec
+				failed.Error = &sdk.ErrorDetails{Type: "ResponseParseError", Message: fmt.Sprintf("response %d: %v", i, err)}
+				rec, pr.Record = &failed, &failed
 			}
 			continue
 		}

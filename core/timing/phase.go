@@ -77,8 +77,11 @@ func StartPhase(ctx context.Context, plan sdk.PhasePlan, opts ...Option) (*Phase
 			p.timers = append(p.timers, time.AfterFunc(grace, func() { p.cancelReqs(sdk.ErrGraceExpired) }))
 		}
 	}
+	// Ramps follow the phase while requests can still start (p.open), not
+	// just while credits are issued: credits claimed before the count was
+	// reached may still wait for a slot, and must see the ramped ceiling.
 	var rampCtx context.Context
-	rampCtx, p.stopRamps = context.WithCancel(p.issuing)
+	rampCtx, p.stopRamps = context.WithCancel(p.open)
 	p.session = p.ceiling(rampCtx, plan.Concurrency, plan.ConcurrencyRamp)
 	p.prefill = p.ceiling(rampCtx, plan.PrefillConcurrency, plan.PrefillConcurrencyRamp)
 	return p, nil

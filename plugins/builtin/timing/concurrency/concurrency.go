@@ -29,12 +29,25 @@ func New(opts ...timing.Option) *Strategy { return &Strategy{opts: opts} }
 // their first token) until the first stop condition, then waits for the
 // sessions in flight.
 func (s *Strategy) Run(ctx context.Context, plan sdk.PhasePlan, sender sdk.CreditSender) error {
-	if plan.Concurrency < 1 {
+	if plan.Concurrency < 1 && plan.PrefillConcurrency < 1 {
 		return fmt.Errorf("concurrency timing: concurrency must be >= 1 (got %d)", plan.Concurrency)
 	}
 	ph, err := timing.StartPhase(ctx, plan, s.opts...)
 	if err != nil {
 		return fmt.Errorf("concurrency timing: %w", err)
+	}
+	if plan.Concurrency < 1 {
+		// Only --prefill-concurrency caps this burst: issue as fast as the
+		// prefill limiter admits, each session on its own goroutine.
+		for {
+			pm, err := ph.Acquire()
+			if err != nil {
+				break
+			}
+			ph.Go(sender, pm, sdk.Credit{})
+		}
+		ph.Finish()
+		return nil
 	}
 	users := plan.Concurrency
 	if plan.RequestCount > 0 && plan.RequestCount < users {

@@ -159,3 +159,19 @@ func TestRejectsBadPlan(t *testing.T) {
 		}
 	}
 }
+
+// With only --prefill-concurrency (no --concurrency), sessions are issued
+// as fast as the prefill ceiling admits them.
+func TestPrefillOnlyBurst(t *testing.T) {
+	rec := &timingtest.Recorder{Delay: 6 * time.Millisecond, FirstTokenAfter: 2 * time.Millisecond}
+	run(t, context.Background(), sdk.PhasePlan{PrefillConcurrency: 3, RequestCount: 30}, rec)
+	if rec.Count() != 30 {
+		t.Errorf("%d sends, want 30", rec.Count())
+	}
+	if got := rec.PeakPrefill(); got > 3 {
+		t.Errorf("%d requests before their first token, cap 3", got)
+	}
+	if got := rec.PeakInFlight(); got <= 3 {
+		t.Errorf("peak in flight %d: decode should overlap once first tokens free prefill slots", got)
+	}
+}
