@@ -5,28 +5,45 @@ import (
 	"runtime/debug"
 )
 
-// gcMemoryFraction is the share of physical memory the profile command may
-// use before the garbage collector runs.
+// Memory budget of `aiperf profile` before the garbage collector runs.
 const (
-	gcMemoryFraction = 4 // 1/4 of RAM
-	gcMemoryCap      = 8 << 30
-	gcMemoryFloor    = 512 << 20
+	gcHostFraction = 4        // at most 1/4 of the host's RAM
+	gcMemoryCap    = 8 << 30  // and never more than 8 GiB
+	gcMemoryFloor  = 64 << 20 // below this the GC is left alone
 )
 
 // tuneGC trades memory for timing precision during `aiperf profile`: with
 // the default GOGC the collector's mark phase and assists delay scheduled
 // sends by milliseconds on small machines (measured: schedule-lag p99 5.2 ms
-// at 5k req/s vs 0.84 ms without). Collection is left to a soft memory limit
-// instead. GOGC or GOMEMLIMIT in the environment disable this.
+// at 5k req/s vs 0.68 ms without). Collection is left to a soft memory
+// limit instead, sized to the host and to the container's memory limit
+// (cgroup), so aiperf is not OOM-killed in a pod. GOGC or GOMEMLIMIT in the
+// environment disable this.
 func tuneGC() {
 	if os.Getenv("GOGC") != "" || os.Getenv("GOMEMLIMIT") != "" {
 		return
 	}
-	limit := int64(physicalMemory() / gcMemoryFraction)
-	if limit <= 0 {
+	limit := memoryBudget(physicalMemory(), cgroupMemoryLimit())
+	if limit < gcMemoryFloor {
 		debug.SetGCPercent(400)
 		return
 	}
-	debug.SetMemoryLimit(min(max(limit, gcMemoryFloor), gcMemoryCap))
+	debug.SetMemoryLimit(limit)
 	debug.SetGCPercent(-1)
+}
+
+// memoryBudget is the soft memory limit for a host with ram bytes and a
+// cgroup limit (0 when none or unknown).
+func memoryBudget(ram, cgroup uint64) int64 {
+	limit := uint64(gcMemoryCap)
+	if ram > 0 {
+		limit = min(limit, ram/gcHostFraction)
+	} else if cgroup == 0 {
+		return 0 // nothing known about the machine
+	}
+	if cgroup > 0 {
+		// 3/4 of a container's limit: the rest is stacks, buffers, plugins.
+		limit = min(limit, cgroup-cgroup/4)
+	}
+	return int64(limit)
 }

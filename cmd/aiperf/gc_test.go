@@ -21,8 +21,8 @@ func TestTuneGCUsesASoftMemoryLimit(t *testing.T) {
 		}
 		return
 	}
-	if limit < gcMemoryFloor || limit > gcMemoryCap {
-		t.Errorf("memory limit %d outside [%d, %d]", limit, gcMemoryFloor, gcMemoryCap)
+	if want := memoryBudget(physicalMemory(), cgroupMemoryLimit()); limit != want || limit > gcMemoryCap {
+		t.Errorf("memory limit %d, want %d (at most %d)", limit, want, gcMemoryCap)
 	}
 	if pct := debug.SetGCPercent(100); pct != -1 {
 		t.Errorf("GOGC = %d, want off (-1) under the memory limit", pct)
@@ -36,5 +36,26 @@ func TestTuneGCRespectsTheEnvironment(t *testing.T) {
 	tuneGC()
 	if pct := debug.SetGCPercent(old); pct != 123 {
 		t.Errorf("tuneGC changed GOGC to %d despite GOGC in the environment", pct)
+	}
+}
+
+func TestMemoryBudget(t *testing.T) {
+	const gib = 1 << 30
+	cases := []struct {
+		name        string
+		ram, cgroup uint64
+		want        int64
+	}{
+		{"quarter of a small host", 24 * gib, 0, 6 * gib},
+		{"capped on a big host", 256 * gib, 0, 8 * gib},
+		{"a pod limit below the host share", 64 * gib, 2 * gib, 1536 << 20},
+		{"a tiny pod", 64 * gib, 64 << 20, 48 << 20},
+		{"cgroup only", 0, 4 * gib, 3 * gib},
+		{"nothing known", 0, 0, 0},
+	}
+	for _, c := range cases {
+		if got := memoryBudget(c.ram, c.cgroup); got != c.want {
+			t.Errorf("%s: memoryBudget(%d, %d) = %d, want %d", c.name, c.ram, c.cgroup, got, c.want)
+		}
 	}
 }

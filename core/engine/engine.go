@@ -78,6 +78,12 @@ func (e *Engine) SetPhaseOptions(p PhaseOptions) {
 	e.cancels = newCancelPicker(p.CancellationRate, e.opts.Seed)
 }
 
+// connectionReleaser is implemented by transports that keep per-session
+// connections (sticky user sessions).
+type connectionReleaser interface {
+	ReleaseConnection(key string)
+}
+
 // session is one conversation's prepared turns.
 type session struct {
 	turns []PreparedRequest
@@ -185,6 +191,9 @@ func (s *sender) Send(ctx context.Context, c sdk.Credit) {
 	// (trace replay pairs each schedule offset with its entry).
 	sess := &e.sessions[e.sampler.at(c.Index)]
 	correlationID := uuid.NewString()
+	if r, ok := e.transport.(connectionReleaser); ok && e.opts.ConnectionReuse == ReuseSticky {
+		defer r.ReleaseConnection(correlationID) // however the session ends
+	}
 	firstToken := onceFunc(c.OnFirstToken)
 	defer firstToken() // a session that ends without a token still frees its slot
 	var history []sdk.HistoryEntry

@@ -115,3 +115,23 @@ func TestConnectionReuseModes(t *testing.T) {
 		})
 	}
 }
+
+func TestReleaseConnectionClosesASessionThatEndedEarly(t *testing.T) {
+	counter := &connCounter{conns: map[net.Conn]bool{}}
+	srv := httptest.NewUnstartedServer(http.HandlerFunc(func(w http.ResponseWriter, _ *http.Request) {
+		w.WriteHeader(http.StatusInternalServerError) // the session's first turn fails
+	}))
+	srv.Config.ConnState = counter.track
+	srv.Start()
+	defer srv.Close()
+	tr := newTransport(t, Options{})
+	_ = send(t, tr, context.Background(), &sdk.TransportRequest{URL: srv.URL, ConnectionKey: "s1"})
+	if _, ok := tr.sticky.Load("s1"); !ok {
+		t.Fatal("no sticky client after the first turn")
+	}
+	tr.ReleaseConnection("s1")
+	if _, ok := tr.sticky.Load("s1"); ok {
+		t.Error("the session's client is still held after ReleaseConnection")
+	}
+	tr.ReleaseConnection("never-seen") // harmless
+}

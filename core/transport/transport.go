@@ -74,6 +74,15 @@ func (t *HTTPTransport) clientFor(req *sdk.TransportRequest) *http.Client {
 	return actual.(*http.Client)
 }
 
+// ReleaseConnection drops a sticky session's client and its connection; the
+// engine calls it when a session ends, however it ended (a failed or
+// cancelled turn ends a session before its last turn).
+func (t *HTTPTransport) ReleaseConnection(key string) {
+	if c, ok := t.sticky.LoadAndDelete(key); ok {
+		c.(*http.Client).CloseIdleConnections()
+	}
+}
+
 // release forgets a sticky session's client after its last request.
 func (t *HTTPTransport) release(req *sdk.TransportRequest, c *http.Client) {
 	if req.ConnectionKey != "" && req.CloseConnection {

@@ -1,6 +1,7 @@
 package grpcloader
 
 import (
+	"fmt"
 	"log/slog"
 	"strings"
 	"testing"
@@ -75,5 +76,14 @@ func TestPrefixLevel(t *testing.T) {
 		if got := prefixLevel(tc.line); got != tc.want {
 			t.Errorf("prefixLevel(%q) = %v, want %v", tc.line, got, tc.want)
 		}
+	}
+}
+
+func TestPluginEnvKeepsOnlyWhatAPluginNeeds(t *testing.T) {
+	got := pluginEnv([]string{"PATH=/bin", "AIPERF_API_KEY=sk-secret", "HF_TOKEN=hf_x", "AWS_SECRET_ACCESS_KEY=a",
+		"LANG=C.UTF-8", "AIPERF_PLUGIN_ENV_MY_SETTING=on", "AIPERF_PLUGIN_ENV_=x", "MALFORMED"})
+	want := []string{"PATH=/bin", "LANG=C.UTF-8", "MY_SETTING=on"}
+	if fmt.Sprint(got) != fmt.Sprint(want) {
+		t.Errorf("pluginEnv = %v, want %v", got, want)
 	}
 }

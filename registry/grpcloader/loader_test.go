@@ -210,7 +210,8 @@ func TestRelativePathResolvesAgainstManifestDir(t *testing.T) {
 }
 
 func TestWrongAPIVersionHandshake(t *testing.T) {
-	t.Setenv("AIPERF_TESTPLUGIN_API_VERSION", "2")
+	// Plugins see only allowlisted variables; AIPERF_PLUGIN_ENV_* passes one on.
+	t.Setenv("AIPERF_PLUGIN_ENV_AIPERF_TESTPLUGIN_API_VERSION", "2")
 	l, _ := newLoader(t, Options{})
 	_, err := l.Load(context.Background(), entry(sdk.CategoryEndpoint, "tp", testPluginBin))
 	want := "plugin endpoint.tp speaks plugin API v2, this aiperf speaks v1"

@@ -109,10 +109,15 @@ var incompatibleVersion = regexp.MustCompile(`(?i)incompatible API version.*Plug
 func (l *Loader) start(ctx context.Context, label, path string) (*process, error) {
 	logger := l.opts.Logger.With("plugin", label)
 	hc := newHCLogAdapter(logger)
+	cmd := exec.Command(path)
+	cmd.Env = pluginEnv(os.Environ())
 	client := plugin.NewClient(&plugin.ClientConfig{
-		HandshakeConfig:  grpcplugin.Handshake,
-		Plugins:          grpcplugin.ClientPlugins(),
-		Cmd:              exec.Command(path),
+		HandshakeConfig: grpcplugin.Handshake,
+		Plugins:         grpcplugin.ClientPlugins(),
+		Cmd:             cmd,
+		// The host's environment holds API keys and tokens: a plugin gets
+		// only the variables it needs to run (pluginEnv).
+		SkipHostEnv:      true,
 		AllowedProtocols: []plugin.Protocol{plugin.ProtocolGRPC},
 		Logger:           hc,
 		// Output written to os.Stdout/os.Stderr after Serve travels over
@@ -194,4 +199,31 @@ func checkCategory(label, category string, implemented []string) error {
 		have = "none"
 	}
 	return fmt.Errorf("plugin %s: the binary does not implement category %s (it implements: %s)", label, category, have)
+}
+
+// pluginEnvAllow are the host variables a plugin process inherits: what a
+// program needs to start and find its runtime (PATH, locale, temp dir, a
+// Python virtualenv), and nothing that may carry credentials.
+var pluginEnvAllow = map[string]bool{
+	"PATH": true, "HOME": true, "TMPDIR": true, "LANG": true, "LC_ALL": true, "LC_CTYPE": true,
+	"TZ": true, "VIRTUAL_ENV": true, "PYTHONPATH": true, "AIPERF_PYTHON": true,
+}
+
+// pluginEnv filters environ (KEY=value entries) to pluginEnvAllow and any
+// AIPERF_PLUGIN_ENV_* variable, passed on without its prefix so a user can
+// hand a plugin a setting deliberately.
+func pluginEnv(environ []string) []string {
+	const passPrefix = "AIPERF_PLUGIN_ENV_"
+	var out []string
+	for _, kv := range environ {
+		k, v, ok := strings.Cut(kv, "=")
+		switch {
+		case !ok:
+		case pluginEnvAllow[k]:
+			out = append(out, kv)
+		case strings.HasPrefix(k, passPrefix) && len(k) > len(passPrefix):
+			out = append(out, k[len(passPrefix):]+"="+v)
+		}
+	}
+	return out
 }

@@ -96,6 +96,9 @@ func DefaultCacheDir() string {
 // writable filesystem the sandbox never grants.
 var adapterCategories = []string{sdk.CategoryEndpoint, sdk.CategoryRecordProcessor, sdk.CategoryCustomDataset}
 
+// maxMemoryMB is the most memory a wasm32 module can address.
+const maxMemoryMB = 4096
+
 // Load compiles (or reuses) the entry's module, checks it, and returns the
 // adapter for e.Category.
 func (l *Loader) Load(ctx context.Context, e *registry.Entry) (any, error) {
@@ -120,6 +123,10 @@ func (l *Loader) Load(ctx context.Context, e *registry.Entry) (any, error) {
 	memMB := e.Limits.MemoryMB
 	if memMB <= 0 {
 		memMB = l.opts.DefaultMemoryMB
+	}
+	// wasm32 addresses 4 GiB (65536 pages of 64 KiB) at most.
+	if memMB > maxMemoryMB {
+		return nil, fmt.Errorf("limits.memory_mb %d is above the %d MiB a 32-bit WASM module can address", memMB, maxMemoryMB)
 	}
 	timeout := time.Duration(e.Limits.CallTimeoutMS) * time.Millisecond
 	if timeout <= 0 {
