@@ -45,7 +45,8 @@ func checkFile(e *Entry) error {
 	if e.SHA256 == "" {
 		return nil
 	}
-	want := strings.ToLower(strings.TrimSpace(e.SHA256))
+	// The loaders accept an optional "sha256:" prefix; so does validation.
+	want := strings.TrimPrefix(strings.ToLower(strings.TrimSpace(e.SHA256)), "sha256:")
 	if _, err := hex.DecodeString(want); err != nil || len(want) != 2*sha256.Size {
 		return fmt.Errorf("%s: sha256 %q is not 64 hex digits", e.Where(), e.SHA256)
 	}
