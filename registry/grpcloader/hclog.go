@@ -1,13 +1,12 @@
 package grpcloader
 
 import (
-	"bytes"
 	"context"
+	"github.com/aiperf-go/aiperf/registry/internal/lines"
 	"io"
 	"log"
 	"log/slog"
 	"strings"
-	"sync"
 
 	"github.com/hashicorp/go-hclog"
 )
@@ -192,42 +191,24 @@ func prefixLevel(line string) slog.Level {
 	return slog.LevelInfo
 }
 
-// lineWriter splits a byte stream into lines and emits each one: go-plugin
-// copies the plugin's os.Stdout/os.Stderr (after Serve swapped them for
-// pipes) through it.
+// lineWriter splits a byte stream into lines and emits each non-empty one:
+// go-plugin copies the plugin's os.Stdout/os.Stderr (after Serve swapped
+// them for pipes) through it.
 type lineWriter struct {
-	mu   sync.Mutex
-	buf  []byte
-	emit func(line string)
+	split lines.Splitter
+	emit  func(line string)
 }
 
 // maxLine bounds a line held while waiting for its newline.
 const maxLine = 64 << 10
 
 func (w *lineWriter) Write(p []byte) (int, error) {
-	w.mu.Lock()
-	defer w.mu.Unlock()
-	w.buf = append(w.buf, p...)
-	for {
-		i := bytes.IndexByte(w.buf, '\n')
-		if i < 0 {
-			break
-		}
-		w.flushLine(w.buf[:i])
-		w.buf = w.buf[i+1:]
-	}
-	if len(w.buf) > maxLine {
-		w.flushLine(w.buf)
-		w.buf = w.buf[:0]
-	}
-	if len(w.buf) == 0 {
-		w.buf = nil // release a grown buffer
-	}
+	w.split.Write(p, maxLine+1, w.flushLine)
 	return len(p), nil
 }
 
 func (w *lineWriter) flushLine(line []byte) {
-	if s := strings.TrimRight(string(line), "\r"); s != "" {
-		w.emit(s)
+	if len(line) > 0 {
+		w.emit(string(line))
 	}
 }

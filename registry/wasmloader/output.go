@@ -1,10 +1,10 @@
 package wasmloader
 
 import (
-	"bytes"
 	"context"
 	"log/slog"
-	"sync"
+
+	"github.com/aiperf-go/aiperf/registry/internal/lines"
 )
 
 // maxLine bounds a buffered output line, so a guest printing without
@@ -18,42 +18,16 @@ type lineLogger struct {
 	plugin string
 	stream string
 	level  slog.Level
-
-	mu  sync.Mutex
-	buf []byte
+	split  lines.Splitter
 }
 
 func (w *lineLogger) Write(p []byte) (int, error) {
-	w.mu.Lock()
-	defer w.mu.Unlock()
-	w.buf = append(w.buf, p...)
-	for {
-		i := bytes.IndexByte(w.buf, '\n')
-		if i < 0 {
-			break
-		}
-		w.emit(w.buf[:i])
-		w.buf = w.buf[i+1:]
-	}
-	if len(w.buf) >= maxLine {
-		w.emit(w.buf)
-		w.buf = w.buf[:0]
-	}
-	if len(w.buf) == 0 {
-		w.buf = nil // drop the consumed backing array
-	}
+	w.split.Write(p, maxLine, w.emit)
 	return len(p), nil
 }
 
-func (w *lineLogger) flush() {
-	w.mu.Lock()
-	defer w.mu.Unlock()
-	if len(w.buf) > 0 {
-		w.emit(w.buf)
-		w.buf = nil
-	}
-}
+func (w *lineLogger) flush() { w.split.Flush(w.emit) }
 
 func (w *lineLogger) emit(line []byte) {
-	w.log.Log(context.Background(), w.level, "plugin output", "plugin", w.plugin, "stream", w.stream, "line", string(bytes.TrimRight(line, "\r")))
+	w.log.Log(context.Background(), w.level, "plugin output", "plugin", w.plugin, "stream", w.stream, "line", string(line))
 }
