@@ -88,15 +88,8 @@ func (s *Server) inferenceHandler(kind endpointKind) http.Handler {
 	}
 	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		start := time.Now()
-		req, err := parseRequest(w, r, kind)
-		if err != nil {
-			s.metrics.badRequests.Inc()
-			writeAPIError(w, http.StatusBadRequest, "invalid_request_error", err.Error())
-			return
-		}
-		if s.errs.fail() {
-			s.metrics.injectedErrors.Inc()
-			writeAPIError(w, http.StatusInternalServerError, "server_error", "simulated server error (mock server --error-rate)")
+		req, admitted := s.admit(w, r, func(body []byte) (*inferenceRequest, error) { return decodeRequest(body, kind) })
+		if !admitted {
 			return
 		}
 		var info promptInfo

@@ -80,11 +80,20 @@ func badRequest(format string, args ...any) error {
 
 var bodyPool = sync.Pool{New: func() any { return new(bytes.Buffer) }}
 
-// parseRequest reads and validates an inference request body.
-func parseRequest(w http.ResponseWriter, r *http.Request, kind endpointKind) (*inferenceRequest, error) {
+// maxPooledBody is the largest body buffer kept for reuse: one huge prompt
+// must not pin its buffer for the server's lifetime.
+const maxPooledBody = 1 << 20
+
+// readRequest reads a request body (capped at maxBodyBytes, into a pooled
+// buffer) and decodes it with decode, for every API the mock speaks.
+func readRequest(w http.ResponseWriter, r *http.Request, decode func([]byte) (*inferenceRequest, error)) (*inferenceRequest, error) {
 	buf := bodyPool.Get().(*bytes.Buffer)
 	buf.Reset()
-	defer bodyPool.Put(buf)
+	defer func() {
+		if buf.Cap() <= maxPooledBody {
+			bodyPool.Put(buf)
+		}
+	}()
 	if _, err := buf.ReadFrom(http.MaxBytesReader(w, r.Body, maxBodyBytes)); err != nil {
 		var tooLarge *http.MaxBytesError
 		if errors.As(err, &tooLarge) {
@@ -92,7 +101,25 @@ func parseRequest(w http.ResponseWriter, r *http.Request, kind endpointKind) (*i
 		}
 		return nil, badRequest("reading request body: %v", err)
 	}
-	return decodeRequest(buf.Bytes(), kind)
+	return decode(buf.Bytes())
+}
+
+// admit reads and validates a request. It answers 400 for a bad request and
+// an injected 500 (--error-rate) itself, returning ok=false then.
+func (s *Server) admit(w http.ResponseWriter, r *http.Request, decode func([]byte) (*inferenceRequest, error)) (*inferenceRequest, bool) {
+	req, err := readRequest(w, r, decode)
+	if err != nil {
+		s.metrics.badRequests.Inc()
+		writeAPIError(w, http.StatusBadRequest, "invalid_request_error", err.Error())
+		return nil, false
+	}
+	// Only valid requests count toward the error rate: a 400 wins.
+	if s.errs.fail() {
+		s.metrics.injectedErrors.Inc()
+		writeAPIError(w, http.StatusInternalServerError, "server_error", "simulated server error (mock server --error-rate)")
+		return nil, false
+	}
+	return req, true
 }
 
 // decodeRequest validates a JSON body for the given endpoint.

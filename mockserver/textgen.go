@@ -1,7 +1,6 @@
 package mockserver
 
 import (
-	"bytes"
 	"context"
 	"encoding/json"
 	"errors"
@@ -69,33 +68,11 @@ func decodeTextgen(body []byte) (*inferenceRequest, error) {
 // textgenFieldNames renames the OpenAI fields in a limit error message.
 var textgenFieldNames = strings.NewReplacer(`"max_tokens"`, `"max_new_tokens"`, `"min_tokens"`, `"min_new_tokens"`)
 
-// readTextgen reads and validates a textgen request body.
-func readTextgen(w http.ResponseWriter, r *http.Request) (*inferenceRequest, error) {
-	buf := bodyPool.Get().(*bytes.Buffer)
-	buf.Reset()
-	defer bodyPool.Put(buf)
-	if _, err := buf.ReadFrom(http.MaxBytesReader(w, r.Body, maxBodyBytes)); err != nil {
-		var tooLarge *http.MaxBytesError
-		if errors.As(err, &tooLarge) {
-			return nil, badRequest("request body exceeds %d bytes", maxBodyBytes)
-		}
-		return nil, badRequest("reading request body: %v", err)
-	}
-	return decodeTextgen(buf.Bytes())
-}
-
 func (s *Server) textgenHandler() http.Handler {
 	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		start := time.Now()
-		req, err := readTextgen(w, r)
-		if err != nil {
-			s.metrics.badRequests.Inc()
-			writeAPIError(w, http.StatusBadRequest, "invalid_request_error", err.Error())
-			return
-		}
-		if s.errs.fail() {
-			s.metrics.injectedErrors.Inc()
-			writeAPIError(w, http.StatusInternalServerError, "server_error", "simulated server error (mock server --error-rate)")
+		req, admitted := s.admit(w, r, decodeTextgen)
+		if !admitted {
 			return
 		}
 		info := s.prompts.lookup(req.promptText)
