@@ -31,7 +31,12 @@ type Conversation struct {
 	Turns     []Turn `json:"turns"`
 }
 
-// DatasetOptions are the dataset-related settings a composer receives.
+// DatasetOptions are the dataset settings every composer and loader may
+// use. Settings only one plugin reads are that plugin's own configuration
+// (sdk.Configurable), not fields here: the synthetic composer's session
+// shape (dataset_composer.synthetic: session_turns_mean, ...) and the
+// mooncake_trace loader's hash-id block size
+// (custom_dataset_loader.mooncake_trace: block_size).
 type DatasetOptions struct {
 	Models            []string
 	NumEntries        int
@@ -42,19 +47,12 @@ type DatasetOptions struct {
 	OutputTokensStddev float64
 	RandomSeed         int64
 	Tokenizer          Tokenizer
-	// Multi-turn synthetic sessions: turns per session (mean 0 or 1 means
-	// single-turn) and the delay before each later turn, in ms. DelayRatio
-	// scales every delay (--session-delay-ratio; 0 means 1).
-	SessionTurnsMean   int
-	SessionTurnsStddev float64
-	TurnDelayMeanMs    float64
-	TurnDelayStddevMs  float64
-	TurnDelayRatio     float64
-	// Custom datasets: --input-file, --custom-dataset-type and the hash-id
-	// block size (--isl-block-size; 0 = the loader's default).
+	// TurnDelayRatio scales every turn delay, synthetic or read from a file
+	// (--session-delay-ratio; 0 means 1).
+	TurnDelayRatio float64
+	// Custom datasets: --input-file and --custom-dataset-type.
 	InputFile         string
 	CustomDatasetType string
-	BlockSize         int
 }
 
 // CustomDatasetLoader reads a dataset file format (category
@@ -96,4 +94,19 @@ type TokenizerSource struct {
 // named at run time (category tokenizer), as opposed to a fixed built-in one.
 type TokenizerLoader interface {
 	Load(ctx context.Context, src TokenizerSource) (Tokenizer, error)
+}
+
+// NamedLoader is a custom_dataset_loader plugin with its registered name
+// (the --custom-dataset-type value that selects it).
+type NamedLoader struct {
+	Name   string
+	Loader CustomDatasetLoader
+}
+
+// LoaderUser is implemented by composers that read dataset files with the
+// custom_dataset_loader plugins. Before Compose the core hands them a source
+// of every registered loader, in declaration order (built-ins first,
+// external plugins included), built and started only when called.
+type LoaderUser interface {
+	UseLoaders(source func() ([]NamedLoader, error))
 }

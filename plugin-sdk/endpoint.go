@@ -33,8 +33,13 @@ type HistoryEntry struct {
 	Text string
 }
 
-// Endpoint formats request bodies and parses responses for one API shape.
-// Both methods run outside the timed window.
+// Endpoint formats request bodies and parses responses for one API shape
+// (category endpoint). Neither method runs between a request's send and its
+// last byte: payloads are rendered ahead of the run (a later turn of a
+// multi-turn session between the previous turn's end and its own send, with
+// the conversation so far), and responses are parsed by the record pipeline
+// after the request ended. Only FirstTokenDetector, when an endpoint
+// implements it, runs on the timed path.
 type Endpoint interface {
 	Metadata() EndpointMetadata
 	// FormatPayload returns the exact JSON body to send.
@@ -52,4 +57,15 @@ type Endpoint interface {
 // PerfNs copied from the unit.
 type RecordParser interface {
 	ParseRecord(units []Response) ([]ParsedResponse, error)
+}
+
+// FirstTokenDetector is implemented by endpoints that can tell from one
+// stream event whether it carries the first generated content. Contract: it
+// runs on the timed path (between send and last byte), only for a request
+// that holds a prefill-concurrency slot (--prefill-concurrency), on each
+// event until it first reports true; it must be cheap, must not block, and
+// is never served by an external plugin. An endpoint without it releases
+// the slot at the first stream event.
+type FirstTokenDetector interface {
+	IsFirstToken(data []byte) bool
 }

@@ -93,5 +93,5 @@ type RecordSink interface {
 // ConsoleExporter renders a section of the final console output (category
 // console_exporter).
 type ConsoleExporter interface {
-	Render(w io.Writer, ec *ExportContext) error
+	Render(ctx context.Context, w io.Writer, ec *ExportContext) error
 }

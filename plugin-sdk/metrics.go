@@ -1,6 +1,6 @@
 package sdk
 
-// MetricFlags are AIPerf's metric flag bits (facts §1.1).
+// MetricFlags are AIPerf's metric flag bits (docs/METRICS.md §2).
 type MetricFlags uint32
 
 const (
@@ -32,6 +32,45 @@ func (m MetricFlags) Has(f MetricFlags) bool { return m&f == f }
 
 // HasAny reports whether any bit of f is set.
 func (m MetricFlags) HasAny(f MetricFlags) bool { return m&f != 0 }
+
+// MetricSpec declares one per-record metric a record processor produces:
+// everything the core needs to apply it to a run, aggregate it, convert
+// it, export it and place it in the console table.
+type MetricSpec struct {
+	// Tag is the metric's identifier in exports (e.g. time_to_first_token).
+	Tag string `json:"tag"`
+	// Header labels it in the console table and the CSV; ShortHeader is
+	// AIPerf's abbreviation (TTFT), kept for narrow displays.
+	Header      string `json:"header"`
+	ShortHeader string `json:"short_header,omitempty"`
+	// Unit is the unit values are produced in; DisplayUnit (when it
+	// differs) the one exports and the console show: ns, us, ms, s for
+	// times; tokens, requests, tokens/sec, requests/sec, ... as is.
+	Unit        string `json:"unit"`
+	DisplayUnit string `json:"display_unit,omitempty"`
+	// Flags are AIPerf's metric flags (streaming only, larger is better, no
+	// console, error only, ...): the run's facts disallow some of them.
+	Flags MetricFlags `json:"flags"`
+	// DisplayOrder places the metric in the console table and exports
+	// (AIPerf's orders: TTFT 100 ... OSL 600, ISL 700); 0 sorts it after
+	// every ordered metric, by tag.
+	DisplayOrder int `json:"display_order,omitempty"`
+	// Integer marks whole-number values (token counts).
+	Integer bool `json:"integer,omitempty"`
+	// List marks metrics with a list of values per record (e.g. ICL).
+	List bool `json:"list,omitempty"`
+	// Requires names the metrics this one is computed from: it applies to a
+	// run only where they all do.
+	Requires []string `json:"requires,omitempty"`
+}
+
+// Display returns the unit exports and the console show.
+func (m MetricSpec) Display() string {
+	if m.DisplayUnit != "" {
+		return m.DisplayUnit
+	}
+	return m.Unit
+}
 
 // MetricValue is one record's value of one metric: a scalar, or a list for
 // list metrics such as inter_chunk_latency. Values are in the metric's base

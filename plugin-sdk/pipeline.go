@@ -34,10 +34,11 @@ type TransportRequest struct {
 
 // Transport sends requests and timestamps their responses (category
 // transport; built-in only, since it sits inside the timed window). Send
-// fills the timing, status, responses and error fields of rec.
+// fills the timing, status, responses and error fields of rec. A transport
+// sizes its connection pool in Init (RunInfo.MaxConcurrency) and releases
+// it in Close.
 type Transport interface {
 	Send(ctx context.Context, req *TransportRequest, rec *RequestRecord)
-	Close() error
 }
 
 // Credit is permission to start one session (a single-turn conversation is
@@ -64,7 +65,10 @@ type CreditSender interface {
 	Send(ctx context.Context, c Credit)
 }
 
-// PhasePlan is what a timing strategy is told about the phase to run.
+// PhasePlan is what a timing strategy is told about the phase to run: the
+// stop conditions and ceilings every strategy honours. What only one
+// strategy needs (a request rate, a number of users) is that strategy's own
+// configuration (sdk.Configurable).
 type PhasePlan struct {
 	Phase string
 	// RequestCount is the number of credits to issue; 0 means no count limit.
@@ -80,22 +84,17 @@ type PhasePlan struct {
 	Concurrency int
 	// PrefillConcurrency caps requests waiting for their first token; 0 = no cap.
 	PrefillConcurrency int
-	// RequestRate is the target rate in requests/s for open-loop strategies.
-	RequestRate float64
-	// Arrival generates gaps for RequestRate (already initialized).
-	Arrival ArrivalPattern
-	// Ramp durations (0 = no ramp) and the ramp shape (nil = linear).
+	// Ramp durations of the two ceilings (0 = no ramp) and the ramp shape
+	// every ramp of the phase uses (--ramp-type; nil = linear).
 	ConcurrencyRamp        time.Duration
 	PrefillConcurrencyRamp time.Duration
-	RequestRateRamp        time.Duration
 	Ramp                   Ramp
-	// Schedule holds the send offsets of a fixed-schedule phase, in order.
+	// Arrival generates the gaps of rate-driven strategies (built, seeded
+	// and configured for this phase).
+	Arrival ArrivalPattern
+	// Schedule holds the send offsets of a trace replay, in order: data from
+	// the dataset, not configuration.
 	Schedule []time.Duration
-	// UserCentricRate (requests/s over all users) and NumUsers drive the
-	// user-centric strategy.
-	UserCentricRate float64
-	NumUsers        int
-	RandomSeed      int64
 }
 
 // TimingStrategy decides when credits are issued (category timing_strategy).
@@ -105,29 +104,30 @@ type TimingStrategy interface {
 	Run(ctx context.Context, plan PhasePlan, sender CreditSender) error
 }
 
-// RunInfo is what record processors and accumulators need to know about the
-// run to decide which metrics apply.
-type RunInfo struct {
-	Endpoint  EndpointMetadata
-	Streaming bool
-	// Goodput maps a metric tag to its SLO threshold in the metric's display
-	// unit (e.g. ms). Empty means no goodput metrics.
-	Goodput map[string]float64
-}
-
 // RecordProcessor turns a parsed record into metric values (category
-// record_processor). Process may be called from several goroutines.
+// record_processor). It declares every metric it produces, so the core can
+// apply, aggregate, export and show them exactly like AIPerf's own; values
+// for a metric that does not apply to the run (its flags or requirements)
+// are dropped by the core. Process may be called from several goroutines.
 type RecordProcessor interface {
-	Init(info RunInfo) error
+	Metrics() []MetricSpec
 	Process(rec *ParsedRecord) (*RecordMetrics, error)
 }
 
 // Accumulator folds processed records into results (category accumulator).
-// Add is called from one goroutine at a time.
+// Add is called from one goroutine at a time. Init (sdk.Initializer) tells
+// it the run; SetMetrics (sdk.MetricsAware) the declared metrics it may see.
 type Accumulator interface {
-	Init(info RunInfo) error
 	Add(rec *RecordMetrics)
 	Summarize() (*Results, error)
+}
+
+// MetricsAware is implemented by plugins (accumulators, data and console
+// exporters) that need the metrics every record processor of the run
+// declared. The core calls it
+// after Init, before the first record.
+type MetricsAware interface {
+	SetMetrics(specs []MetricSpec) error
 }
 
 // ProgressSnapshot is a point-in-time view of a running phase.

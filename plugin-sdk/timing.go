@@ -5,19 +5,12 @@ import (
 	"time"
 )
 
-// ArrivalOptions configure an arrival pattern for one phase.
-type ArrivalOptions struct {
-	// Seed makes the gap sequence reproducible (--random-seed).
-	Seed int64
-	// Smoothness is the gamma shape (--arrival-smoothness); 0 means 1.
-	Smoothness float64
-}
-
 // ArrivalPattern generates the gaps of a renewal process (category
 // arrival_pattern): the strategy adds each gap to an absolute schedule, so
-// issuance latency never accumulates into drift.
+// issuance latency never accumulates into drift. A pattern is built per
+// phase; its seed comes from Init (RunInfo.Seed), its shape from its
+// configuration (e.g. gamma's smoothness, --arrival-smoothness).
 type ArrivalPattern interface {
-	Init(opts ArrivalOptions) error
 	// NextGap returns the time to the next arrival at rate requests/s. It is
 	// called from one goroutine.
 	NextGap(rate float64) time.Duration

@@ -2,7 +2,9 @@ package grpcplugin
 
 import (
 	"fmt"
+	"io"
 	"os"
+	"time"
 
 	sdk "github.com/aiperf-go/aiperf/plugin-sdk"
 	"github.com/hashicorp/go-plugin"
@@ -41,9 +43,14 @@ func newServeConfig(opts []ServeOption) serveConfig {
 
 // Serve runs impl as an aiperf plugin process and never returns. impl
 // implements any subset of sdk.Endpoint (optionally with sdk.RecordParser),
-// sdk.RecordProcessor, sdk.CustomDatasetLoader and sdk.DataExporter. An impl
-// implementing none of them is a programming error: Serve reports it on
-// stderr and exits with status 1.
+// sdk.RecordProcessor, sdk.CustomDatasetLoader and sdk.DataExporter, and
+// optionally the lifecycle interfaces (see the package documentation). An
+// impl implementing no category is a programming error: Serve reports it
+// on stderr and exits with status 1.
+//
+// When aiperf stops the plugin (go-plugin's graceful shutdown), an impl
+// implementing io.Closer is closed, within CloseTimeout, before the process
+// exits.
 //
 // Run directly instead of by aiperf, the binary prints a note that it is a
 // plugin and exits.
@@ -60,5 +67,39 @@ func Serve(impl any, opts ...ServeOption) {
 		Plugins:         plugin.PluginSet{PluginName: &GRPCPlugin{Impl: srv}},
 		GRPCServer:      NewGRPCServer,
 	})
+	if err := closeImpl(impl, CloseTimeout); err != nil {
+		fmt.Fprintln(os.Stderr, "[WARN] grpcplugin:", err)
+	}
 	os.Exit(0)
+}
+
+// CloseTimeout bounds the implementation's Close at shutdown: go-plugin
+// kills a plugin process that has not exited 2 s after it asked it to stop.
+const CloseTimeout = time.Second
+
+// closeImpl closes impl when it is an io.Closer, waiting at most timeout;
+// a panic in Close is reported as its error.
+func closeImpl(impl any, timeout time.Duration) error {
+	c, ok := impl.(io.Closer)
+	if !ok {
+		return nil
+	}
+	done := make(chan error, 1)
+	go func() {
+		defer func() {
+			if r := recover(); r != nil {
+				done <- fmt.Errorf("panic in Close: %v", r)
+			}
+		}()
+		done <- c.Close()
+	}()
+	select {
+	case err := <-done:
+		if err != nil {
+			return fmt.Errorf("closing the plugin: %w", err)
+		}
+		return nil
+	case <-time.After(timeout):
+		return fmt.Errorf("closing the plugin: Close did not return within %v", timeout)
+	}
 }

@@ -6,7 +6,9 @@ import (
 	"fmt"
 	"os"
 	"runtime/debug"
+	"slices"
 	"strings"
+	"sync"
 
 	sdk "github.com/aiperf-go/aiperf/plugin-sdk"
 	"github.com/aiperf-go/aiperf/plugin-sdk/pluginpb"
@@ -19,15 +21,30 @@ import (
 // its errors become status errors carrying the error text; a panic inside
 // it is recovered and returned as codes.Internal naming the method, so one
 // bad record never takes the process down.
+//
+// The implementation's optional lifecycle (sdk.Configurable,
+// sdk.Initializer, sdk.Validator, io.Closer) maps onto the protocol as
+// described in the package documentation.
 type Server struct {
 	pluginpb.UnimplementedPluginServer
 
+	// desc holds what Describe reports that never changes; the endpoint
+	// metadata and the metrics are asked of the implementation per call,
+	// so they reflect its settings once Configure ran.
 	desc      *pluginpb.DescribeResponse
+	impl      any
 	endpoint  sdk.Endpoint
 	parser    sdk.RecordParser
 	processor sdk.RecordProcessor
 	loader    sdk.CustomDatasetLoader
 	exporter  sdk.DataExporter
+
+	initializer sdk.Initializer
+	validator   sdk.Validator
+	// lifecycle serializes Configure, Init and Describe: the first two
+	// change the plugin's state, the last reports it, and gRPC serves calls
+	// concurrently.
+	lifecycle sync.Mutex
 }
 
 var _ pluginpb.PluginServer = (*Server)(nil)
@@ -36,13 +53,12 @@ var _ pluginpb.PluginServer = (*Server)(nil)
 // impl implements none.
 func NewServer(impl any, opts ...ServeOption) (*Server, error) {
 	cfg := newServeConfig(opts)
-	s := &Server{desc: &pluginpb.DescribeResponse{ApiVersion: cfg.apiVersion, Name: cfg.name,
+	s := &Server{impl: impl, desc: &pluginpb.DescribeResponse{ApiVersion: cfg.apiVersion, Name: cfg.name,
 		Version: cfg.version, Description: cfg.description}}
 	if ep, ok := impl.(sdk.Endpoint); ok {
 		s.endpoint = ep
 		s.parser, _ = impl.(sdk.RecordParser)
 		s.desc.Categories = append(s.desc.Categories, sdk.CategoryEndpoint)
-		s.desc.Endpoint = pluginpb.FromEndpointMetadata(ep.Metadata())
 	}
 	if l, ok := impl.(sdk.CustomDatasetLoader); ok {
 		s.loader = l
@@ -57,9 +73,23 @@ func NewServer(impl any, opts ...ServeOption) (*Server, error) {
 		s.desc.Categories = append(s.desc.Categories, sdk.CategoryDataExporter)
 	}
 	if len(s.desc.Categories) == 0 {
-		return nil, fmt.Errorf("%T implements no plugin category: want sdk.Endpoint, sdk.RecordProcessor, sdk.CustomDatasetLoader or sdk.DataExporter", impl)
+		return nil, fmt.Errorf("%T implements no plugin category: want %s", impl, servedInterfaces())
 	}
+	s.initializer, _ = impl.(sdk.Initializer)
+	s.validator, _ = impl.(sdk.Validator)
 	return s, nil
+}
+
+// servedInterfaces names the interfaces of the categories gRPC plugins can
+// serve, from the category descriptors.
+func servedInterfaces() string {
+	var names []string
+	for _, c := range sdk.Categories {
+		if c.Accepts(sdk.KindGRPC) {
+			names = append(names, c.InterfaceName())
+		}
+	}
+	return strings.Join(names, ", ")
 }
 
 // recoverPanic turns a panic in an implementation method into an Internal
@@ -99,9 +129,51 @@ func unimplemented(category string) error {
 	return status.Errorf(codes.Unimplemented, "this plugin does not implement category %s", category)
 }
 
-// Describe reports the API version, identity and categories.
-func (s *Server) Describe(context.Context, *pluginpb.DescribeRequest) (*pluginpb.DescribeResponse, error) {
-	return s.desc, nil
+// Describe reports the API version, identity, categories, endpoint
+// metadata and declared metrics. Metadata and metrics are asked of the
+// implementation on every call: the host describes the plugin again after
+// Configure and Init, so both may depend on the plugin's settings.
+func (s *Server) Describe(context.Context, *pluginpb.DescribeRequest) (resp *pluginpb.DescribeResponse, err error) {
+	defer recoverPanic("Describe", &err)
+	resp = &pluginpb.DescribeResponse{ApiVersion: s.desc.ApiVersion, Name: s.desc.Name, Version: s.desc.Version,
+		Description: s.desc.Description, Categories: slices.Clone(s.desc.Categories)}
+	s.lifecycle.Lock() // not while Configure or Init change what is described
+	defer s.lifecycle.Unlock()
+	if s.endpoint != nil {
+		resp.Endpoint = pluginpb.FromEndpointMetadata(s.endpoint.Metadata())
+	}
+	if s.processor != nil {
+		resp.Metrics = pluginpb.FromMetricSpecs(s.processor.Metrics())
+	}
+	return resp, nil
+}
+
+// Configure decodes one plugin entry's settings into the implementation's
+// sdk.Configurable target with sdk.DecodeConfig (unknown keys refused). An
+// implementation that is not Configurable accepts only empty settings.
+// The host sends one Configure per manifest entry: an implementation
+// serving several categories gets one per (category, name), each decoded
+// into the same PluginConfig() target, so later keys override earlier
+// ones. An implementation without Init in the protocol (no record
+// processor) is validated (sdk.Validator) here.
+func (s *Server) Configure(_ context.Context, req *pluginpb.ConfigureRequest) (resp *pluginpb.Empty, err error) {
+	defer recoverPanic("Configure", &err)
+	category, label := req.GetCategory(), req.GetCategory()+"."+req.GetName()
+	if !slices.Contains(s.desc.Categories, category) {
+		return nil, status.Errorf(codes.InvalidArgument, "this plugin does not implement category %q (it implements: %s)",
+			category, strings.Join(s.desc.Categories, ", "))
+	}
+	s.lifecycle.Lock()
+	defer s.lifecycle.Unlock()
+	if err := configure(s.impl, label, req.GetConfigJson()); err != nil {
+		return nil, status.Error(codes.InvalidArgument, err.Error())
+	}
+	if s.validator != nil && s.processor == nil {
+		if err := s.validator.Validate(); err != nil {
+			return nil, implError(err)
+		}
+	}
+	return &pluginpb.Empty{}, nil
 }
 
 // FormatPayload implements the endpoint call.
@@ -172,14 +244,25 @@ func fillParsed(m *pluginpb.ParsedResponse, p sdk.ParsedResponse, perfNs int64) 
 	m.PerfNs, m.Text, m.Reasoning, m.Usage = perfNs, p.Text, p.Reasoning, pluginpb.FromUsage(p.Usage)
 }
 
-// InitRecordProcessor implements the record processor's Init.
-func (s *Server) InitRecordProcessor(_ context.Context, req *pluginpb.RunInfo) (resp *pluginpb.Empty, err error) {
+// InitRecordProcessor is the record processor's lifecycle step before the
+// run: the implementation's sdk.Initializer (when it has one) gets the run
+// info, then its sdk.Validator (when it has one) checks the result.
+func (s *Server) InitRecordProcessor(ctx context.Context, req *pluginpb.RunInfo) (resp *pluginpb.Empty, err error) {
 	if s.processor == nil {
 		return nil, unimplemented(sdk.CategoryRecordProcessor)
 	}
 	defer recoverPanic("InitRecordProcessor", &err)
-	if err := s.processor.Init(pluginpb.ToRunInfo(req)); err != nil {
-		return nil, implError(err)
+	s.lifecycle.Lock()
+	defer s.lifecycle.Unlock()
+	if s.initializer != nil {
+		if err := s.initializer.Init(ctx, pluginpb.ToRunInfo(req)); err != nil {
+			return nil, implError(err)
+		}
+	}
+	if s.validator != nil {
+		if err := s.validator.Validate(); err != nil {
+			return nil, implError(err)
+		}
 	}
 	return &pluginpb.Empty{}, nil
 }

@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"net"
+	"reflect"
 	"strings"
 	"testing"
 
@@ -93,7 +94,11 @@ func (b batchEndpoint) ParseRecord(units []sdk.Response) ([]sdk.ParsedResponse, 
 
 type processor struct{}
 
-func (processor) Init(info sdk.RunInfo) error {
+var processorMetrics = []sdk.MetricSpec{{Tag: "chars", Header: "Characters", Unit: "characters", Integer: true}}
+
+func (processor) Metrics() []sdk.MetricSpec { return processorMetrics }
+
+func (processor) Init(_ context.Context, info sdk.RunInfo) error {
 	if !info.Streaming {
 		return errors.New("needs streaming")
 	}
@@ -131,6 +136,7 @@ func TestDescribe(t *testing.T) {
 		{"endpoint", echoEndpoint{}, []ServeOption{WithName("echo"), WithVersion("1.2.3"), WithDescription("echoes")},
 			"endpoint", 1, "/v1/echo"},
 		{"processor", processor{}, nil, "record_processor", 1, ""},
+		{"processor without Init", plainProcessor{}, nil, "record_processor", 1, ""},
 		{"both with api override", struct {
 			echoEndpoint
 			processor
@@ -151,6 +157,13 @@ func TestDescribe(t *testing.T) {
 			}
 			if got := d.GetEndpoint().GetEndpointPath(); got != tc.path {
 				t.Errorf("endpoint path = %q, want %q", got, tc.path)
+			}
+			var want []sdk.MetricSpec
+			if p, ok := tc.impl.(sdk.RecordProcessor); ok {
+				want = p.Metrics()
+			}
+			if got := pluginpb.ToMetricSpecs(d.GetMetrics()); !reflect.DeepEqual(got, want) {
+				t.Errorf("metrics = %+v, want %+v", got, want)
 			}
 		})
 	}

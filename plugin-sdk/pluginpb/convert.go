@@ -225,23 +225,69 @@ func ToMetricValues(v map[string]*MetricValue) map[string]sdk.MetricValue {
 	return out
 }
 
-// FromRunInfo converts run info.
+// FromRunInfo converts run info. Phase, MaxConcurrency and RequestTimeout
+// do not cross: they serve built-in-only categories (per-phase plugins and
+// the transport), and the protocol has no fields for them.
 func FromRunInfo(r sdk.RunInfo) *RunInfo {
-	return &RunInfo{Endpoint: FromEndpointMetadata(r.Endpoint), Streaming: r.Streaming, Goodput: r.Goodput}
+	return &RunInfo{Endpoint: FromEndpointMetadata(r.Endpoint), Streaming: r.Streaming, Goodput: r.Goodput,
+		Models: r.Models, Seed: r.Seed, ArtifactDir: r.ArtifactDir}
 }
 
 // ToRunInfo converts protocol run info.
 func ToRunInfo(r *RunInfo) sdk.RunInfo {
-	return sdk.RunInfo{Endpoint: ToEndpointMetadata(r.GetEndpoint()), Streaming: r.GetStreaming(), Goodput: r.GetGoodput()}
+	return sdk.RunInfo{Endpoint: ToEndpointMetadata(r.GetEndpoint()), Streaming: r.GetStreaming(), Goodput: r.GetGoodput(),
+		Models: r.GetModels(), Seed: r.GetSeed(), ArtifactDir: r.GetArtifactDir()}
+}
+
+// FromMetricSpec converts one declared metric.
+func FromMetricSpec(m sdk.MetricSpec) *MetricSpec {
+	return &MetricSpec{Tag: m.Tag, Header: m.Header, ShortHeader: m.ShortHeader, Unit: m.Unit, DisplayUnit: m.DisplayUnit,
+		Flags: uint32(m.Flags), DisplayOrder: int32(m.DisplayOrder), Integer: m.Integer, List: m.List, Requires: m.Requires}
+}
+
+// ToMetricSpec converts one protocol metric declaration.
+func ToMetricSpec(m *MetricSpec) sdk.MetricSpec {
+	return sdk.MetricSpec{Tag: m.GetTag(), Header: m.GetHeader(), ShortHeader: m.GetShortHeader(), Unit: m.GetUnit(),
+		DisplayUnit: m.GetDisplayUnit(), Flags: sdk.MetricFlags(m.GetFlags()), DisplayOrder: int(m.GetDisplayOrder()),
+		Integer: m.GetInteger(), List: m.GetList(), Requires: m.GetRequires()}
+}
+
+// FromMetricSpecs converts the metrics a record processor declares (nil
+// for none).
+func FromMetricSpecs(specs []sdk.MetricSpec) []*MetricSpec {
+	if len(specs) == 0 {
+		return nil
+	}
+	out := make([]*MetricSpec, len(specs))
+	for i, m := range specs {
+		out[i] = FromMetricSpec(m)
+	}
+	return out
+}
+
+// ToMetricSpecs converts DescribeResponse.metrics (nil for none; nil
+// entries are skipped).
+func ToMetricSpecs(specs []*MetricSpec) []sdk.MetricSpec {
+	if len(specs) == 0 {
+		return nil
+	}
+	out := make([]sdk.MetricSpec, 0, len(specs))
+	for _, m := range specs {
+		if m != nil {
+			out = append(out, ToMetricSpec(m))
+		}
+	}
+	return out
 }
 
 // FromDatasetOptions converts dataset options (the tokenizer does not cross:
 // a loader that needs token counts brings its own).
 func FromDatasetOptions(o sdk.DatasetOptions) *DatasetOptions {
+	// block_size stays unset: it is now the mooncake_trace loader's own setting.
 	return &DatasetOptions{Models: o.Models, NumEntries: int32(o.NumEntries), InputTokensMean: int32(o.InputTokensMean),
 		InputTokensStddev: o.InputTokensStddev, OutputTokensMean: int32(o.OutputTokensMean),
 		OutputTokensStddev: o.OutputTokensStddev, RandomSeed: o.RandomSeed, InputFile: o.InputFile,
-		CustomDatasetType: o.CustomDatasetType, BlockSize: int32(o.BlockSize)}
+		CustomDatasetType: o.CustomDatasetType}
 }
 
 // ToDatasetOptions converts protocol dataset options.
@@ -249,7 +295,7 @@ func ToDatasetOptions(o *DatasetOptions) sdk.DatasetOptions {
 	return sdk.DatasetOptions{Models: o.GetModels(), NumEntries: int(o.GetNumEntries()), InputTokensMean: int(o.GetInputTokensMean()),
 		InputTokensStddev: o.GetInputTokensStddev(), OutputTokensMean: int(o.GetOutputTokensMean()),
 		OutputTokensStddev: o.GetOutputTokensStddev(), RandomSeed: o.GetRandomSeed(), InputFile: o.GetInputFile(),
-		CustomDatasetType: o.GetCustomDatasetType(), BlockSize: int(o.GetBlockSize())}
+		CustomDatasetType: o.GetCustomDatasetType()}
 }
 
 // FromConversations converts conversations.

@@ -108,8 +108,11 @@ type DescribeResponse struct {
 	Version     string                 `protobuf:"bytes,3,opt,name=version,proto3" json:"version,omitempty"`
 	Description string                 `protobuf:"bytes,4,opt,name=description,proto3" json:"description,omitempty"`
 	// Categories this plugin implements, e.g. "endpoint", "record_processor".
-	Categories    []string          `protobuf:"bytes,5,rep,name=categories,proto3" json:"categories,omitempty"`
-	Endpoint      *EndpointMetadata `protobuf:"bytes,6,opt,name=endpoint,proto3" json:"endpoint,omitempty"`
+	Categories []string          `protobuf:"bytes,5,rep,name=categories,proto3" json:"categories,omitempty"`
+	Endpoint   *EndpointMetadata `protobuf:"bytes,6,opt,name=endpoint,proto3" json:"endpoint,omitempty"`
+	// Metrics a record processor produces: each gets a unit, a header and a
+	// place in the console table and exports like a built-in metric.
+	Metrics       []*MetricSpec `protobuf:"bytes,7,rep,name=metrics,proto3" json:"metrics,omitempty"`
 	unknownFields protoimpl.UnknownFields
 	sizeCache     protoimpl.SizeCache
 }
@@ -186,6 +189,196 @@ func (x *DescribeResponse) GetEndpoint() *EndpointMetadata {
 	return nil
 }
 
+func (x *DescribeResponse) GetMetrics() []*MetricSpec {
+	if x != nil {
+		return x.Metrics
+	}
+	return nil
+}
+
+// MetricSpec declares one per-record metric (sdk.MetricSpec).
+type MetricSpec struct {
+	state       protoimpl.MessageState `protogen:"open.v1"`
+	Tag         string                 `protobuf:"bytes,1,opt,name=tag,proto3" json:"tag,omitempty"`
+	Header      string                 `protobuf:"bytes,2,opt,name=header,proto3" json:"header,omitempty"`
+	ShortHeader string                 `protobuf:"bytes,3,opt,name=short_header,json=shortHeader,proto3" json:"short_header,omitempty"`
+	// unit values are produced in; display_unit the one shown (empty = unit).
+	Unit        string `protobuf:"bytes,4,opt,name=unit,proto3" json:"unit,omitempty"`
+	DisplayUnit string `protobuf:"bytes,5,opt,name=display_unit,json=displayUnit,proto3" json:"display_unit,omitempty"`
+	// AIPerf's metric flag bits (sdk.MetricFlags).
+	Flags uint32 `protobuf:"varint,6,opt,name=flags,proto3" json:"flags,omitempty"`
+	// 0 sorts after every ordered metric.
+	DisplayOrder  int32    `protobuf:"varint,7,opt,name=display_order,json=displayOrder,proto3" json:"display_order,omitempty"`
+	Integer       bool     `protobuf:"varint,8,opt,name=integer,proto3" json:"integer,omitempty"`
+	List          bool     `protobuf:"varint,9,opt,name=list,proto3" json:"list,omitempty"`
+	Requires      []string `protobuf:"bytes,10,rep,name=requires,proto3" json:"requires,omitempty"`
+	unknownFields protoimpl.UnknownFields
+	sizeCache     protoimpl.SizeCache
+}
+
+func (x *MetricSpec) Reset() {
+	*x = MetricSpec{}
+	mi := &file_aiperf_plugin_v1_plugin_proto_msgTypes[3]
+	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+	ms.StoreMessageInfo(mi)
+}
+
+func (x *MetricSpec) String() string {
+	return protoimpl.X.MessageStringOf(x)
+}
+
+func (*MetricSpec) ProtoMessage() {}
+
+func (x *MetricSpec) ProtoReflect() protoreflect.Message {
+	mi := &file_aiperf_plugin_v1_plugin_proto_msgTypes[3]
+	if x != nil {
+		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+		if ms.LoadMessageInfo() == nil {
+			ms.StoreMessageInfo(mi)
+		}
+		return ms
+	}
+	return mi.MessageOf(x)
+}
+
+// Deprecated: Use MetricSpec.ProtoReflect.Descriptor instead.
+func (*MetricSpec) Descriptor() ([]byte, []int) {
+	return file_aiperf_plugin_v1_plugin_proto_rawDescGZIP(), []int{3}
+}
+
+func (x *MetricSpec) GetTag() string {
+	if x != nil {
+		return x.Tag
+	}
+	return ""
+}
+
+func (x *MetricSpec) GetHeader() string {
+	if x != nil {
+		return x.Header
+	}
+	return ""
+}
+
+func (x *MetricSpec) GetShortHeader() string {
+	if x != nil {
+		return x.ShortHeader
+	}
+	return ""
+}
+
+func (x *MetricSpec) GetUnit() string {
+	if x != nil {
+		return x.Unit
+	}
+	return ""
+}
+
+func (x *MetricSpec) GetDisplayUnit() string {
+	if x != nil {
+		return x.DisplayUnit
+	}
+	return ""
+}
+
+func (x *MetricSpec) GetFlags() uint32 {
+	if x != nil {
+		return x.Flags
+	}
+	return 0
+}
+
+func (x *MetricSpec) GetDisplayOrder() int32 {
+	if x != nil {
+		return x.DisplayOrder
+	}
+	return 0
+}
+
+func (x *MetricSpec) GetInteger() bool {
+	if x != nil {
+		return x.Integer
+	}
+	return false
+}
+
+func (x *MetricSpec) GetList() bool {
+	if x != nil {
+		return x.List
+	}
+	return false
+}
+
+func (x *MetricSpec) GetRequires() []string {
+	if x != nil {
+		return x.Requires
+	}
+	return nil
+}
+
+// ConfigureRequest carries one plugin entry's own settings (manifest config
+// and --plugin-config values) as a JSON object, before Init. Unknown keys
+// must be refused.
+type ConfigureRequest struct {
+	state         protoimpl.MessageState `protogen:"open.v1"`
+	Category      string                 `protobuf:"bytes,1,opt,name=category,proto3" json:"category,omitempty"`
+	Name          string                 `protobuf:"bytes,2,opt,name=name,proto3" json:"name,omitempty"`
+	ConfigJson    []byte                 `protobuf:"bytes,3,opt,name=config_json,json=configJson,proto3" json:"config_json,omitempty"`
+	unknownFields protoimpl.UnknownFields
+	sizeCache     protoimpl.SizeCache
+}
+
+func (x *ConfigureRequest) Reset() {
+	*x = ConfigureRequest{}
+	mi := &file_aiperf_plugin_v1_plugin_proto_msgTypes[4]
+	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+	ms.StoreMessageInfo(mi)
+}
+
+func (x *ConfigureRequest) String() string {
+	return protoimpl.X.MessageStringOf(x)
+}
+
+func (*ConfigureRequest) ProtoMessage() {}
+
+func (x *ConfigureRequest) ProtoReflect() protoreflect.Message {
+	mi := &file_aiperf_plugin_v1_plugin_proto_msgTypes[4]
+	if x != nil {
+		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+		if ms.LoadMessageInfo() == nil {
+			ms.StoreMessageInfo(mi)
+		}
+		return ms
+	}
+	return mi.MessageOf(x)
+}
+
+// Deprecated: Use ConfigureRequest.ProtoReflect.Descriptor instead.
+func (*ConfigureRequest) Descriptor() ([]byte, []int) {
+	return file_aiperf_plugin_v1_plugin_proto_rawDescGZIP(), []int{4}
+}
+
+func (x *ConfigureRequest) GetCategory() string {
+	if x != nil {
+		return x.Category
+	}
+	return ""
+}
+
+func (x *ConfigureRequest) GetName() string {
+	if x != nil {
+		return x.Name
+	}
+	return ""
+}
+
+func (x *ConfigureRequest) GetConfigJson() []byte {
+	if x != nil {
+		return x.ConfigJson
+	}
+	return nil
+}
+
 type EndpointMetadata struct {
 	state             protoimpl.MessageState `protogen:"open.v1"`
 	EndpointPath      string                 `protobuf:"bytes,1,opt,name=endpoint_path,json=endpointPath,proto3" json:"endpoint_path,omitempty"`
@@ -201,7 +394,7 @@ type EndpointMetadata struct {
 
 func (x *EndpointMetadata) Reset() {
 	*x = EndpointMetadata{}
-	mi := &file_aiperf_plugin_v1_plugin_proto_msgTypes[3]
+	mi := &file_aiperf_plugin_v1_plugin_proto_msgTypes[5]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -213,7 +406,7 @@ func (x *EndpointMetadata) String() string {
 func (*EndpointMetadata) ProtoMessage() {}
 
 func (x *EndpointMetadata) ProtoReflect() protoreflect.Message {
-	mi := &file_aiperf_plugin_v1_plugin_proto_msgTypes[3]
+	mi := &file_aiperf_plugin_v1_plugin_proto_msgTypes[5]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -226,7 +419,7 @@ func (x *EndpointMetadata) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use EndpointMetadata.ProtoReflect.Descriptor instead.
 func (*EndpointMetadata) Descriptor() ([]byte, []int) {
-	return file_aiperf_plugin_v1_plugin_proto_rawDescGZIP(), []int{3}
+	return file_aiperf_plugin_v1_plugin_proto_rawDescGZIP(), []int{5}
 }
 
 func (x *EndpointMetadata) GetEndpointPath() string {
@@ -294,7 +487,7 @@ type Turn struct {
 
 func (x *Turn) Reset() {
 	*x = Turn{}
-	mi := &file_aiperf_plugin_v1_plugin_proto_msgTypes[4]
+	mi := &file_aiperf_plugin_v1_plugin_proto_msgTypes[6]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -306,7 +499,7 @@ func (x *Turn) String() string {
 func (*Turn) ProtoMessage() {}
 
 func (x *Turn) ProtoReflect() protoreflect.Message {
-	mi := &file_aiperf_plugin_v1_plugin_proto_msgTypes[4]
+	mi := &file_aiperf_plugin_v1_plugin_proto_msgTypes[6]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -319,7 +512,7 @@ func (x *Turn) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use Turn.ProtoReflect.Descriptor instead.
 func (*Turn) Descriptor() ([]byte, []int) {
-	return file_aiperf_plugin_v1_plugin_proto_rawDescGZIP(), []int{4}
+	return file_aiperf_plugin_v1_plugin_proto_rawDescGZIP(), []int{6}
 }
 
 func (x *Turn) GetTexts() []string {
@@ -381,7 +574,7 @@ type HistoryEntry struct {
 
 func (x *HistoryEntry) Reset() {
 	*x = HistoryEntry{}
-	mi := &file_aiperf_plugin_v1_plugin_proto_msgTypes[5]
+	mi := &file_aiperf_plugin_v1_plugin_proto_msgTypes[7]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -393,7 +586,7 @@ func (x *HistoryEntry) String() string {
 func (*HistoryEntry) ProtoMessage() {}
 
 func (x *HistoryEntry) ProtoReflect() protoreflect.Message {
-	mi := &file_aiperf_plugin_v1_plugin_proto_msgTypes[5]
+	mi := &file_aiperf_plugin_v1_plugin_proto_msgTypes[7]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -406,7 +599,7 @@ func (x *HistoryEntry) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use HistoryEntry.ProtoReflect.Descriptor instead.
 func (*HistoryEntry) Descriptor() ([]byte, []int) {
-	return file_aiperf_plugin_v1_plugin_proto_rawDescGZIP(), []int{5}
+	return file_aiperf_plugin_v1_plugin_proto_rawDescGZIP(), []int{7}
 }
 
 func (x *HistoryEntry) GetRole() string {
@@ -439,7 +632,7 @@ type RequestInfo struct {
 
 func (x *RequestInfo) Reset() {
 	*x = RequestInfo{}
-	mi := &file_aiperf_plugin_v1_plugin_proto_msgTypes[6]
+	mi := &file_aiperf_plugin_v1_plugin_proto_msgTypes[8]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -451,7 +644,7 @@ func (x *RequestInfo) String() string {
 func (*RequestInfo) ProtoMessage() {}
 
 func (x *RequestInfo) ProtoReflect() protoreflect.Message {
-	mi := &file_aiperf_plugin_v1_plugin_proto_msgTypes[6]
+	mi := &file_aiperf_plugin_v1_plugin_proto_msgTypes[8]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -464,7 +657,7 @@ func (x *RequestInfo) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use RequestInfo.ProtoReflect.Descriptor instead.
 func (*RequestInfo) Descriptor() ([]byte, []int) {
-	return file_aiperf_plugin_v1_plugin_proto_rawDescGZIP(), []int{6}
+	return file_aiperf_plugin_v1_plugin_proto_rawDescGZIP(), []int{8}
 }
 
 func (x *RequestInfo) GetModel() string {
@@ -525,7 +718,7 @@ type FormatPayloadResponse struct {
 
 func (x *FormatPayloadResponse) Reset() {
 	*x = FormatPayloadResponse{}
-	mi := &file_aiperf_plugin_v1_plugin_proto_msgTypes[7]
+	mi := &file_aiperf_plugin_v1_plugin_proto_msgTypes[9]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -537,7 +730,7 @@ func (x *FormatPayloadResponse) String() string {
 func (*FormatPayloadResponse) ProtoMessage() {}
 
 func (x *FormatPayloadResponse) ProtoReflect() protoreflect.Message {
-	mi := &file_aiperf_plugin_v1_plugin_proto_msgTypes[7]
+	mi := &file_aiperf_plugin_v1_plugin_proto_msgTypes[9]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -550,7 +743,7 @@ func (x *FormatPayloadResponse) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use FormatPayloadResponse.ProtoReflect.Descriptor instead.
 func (*FormatPayloadResponse) Descriptor() ([]byte, []int) {
-	return file_aiperf_plugin_v1_plugin_proto_rawDescGZIP(), []int{7}
+	return file_aiperf_plugin_v1_plugin_proto_rawDescGZIP(), []int{9}
 }
 
 func (x *FormatPayloadResponse) GetPayload() []byte {
@@ -572,7 +765,7 @@ type Usage struct {
 
 func (x *Usage) Reset() {
 	*x = Usage{}
-	mi := &file_aiperf_plugin_v1_plugin_proto_msgTypes[8]
+	mi := &file_aiperf_plugin_v1_plugin_proto_msgTypes[10]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -584,7 +777,7 @@ func (x *Usage) String() string {
 func (*Usage) ProtoMessage() {}
 
 func (x *Usage) ProtoReflect() protoreflect.Message {
-	mi := &file_aiperf_plugin_v1_plugin_proto_msgTypes[8]
+	mi := &file_aiperf_plugin_v1_plugin_proto_msgTypes[10]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -597,7 +790,7 @@ func (x *Usage) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use Usage.ProtoReflect.Descriptor instead.
 func (*Usage) Descriptor() ([]byte, []int) {
-	return file_aiperf_plugin_v1_plugin_proto_rawDescGZIP(), []int{8}
+	return file_aiperf_plugin_v1_plugin_proto_rawDescGZIP(), []int{10}
 }
 
 func (x *Usage) GetPromptTokens() int64 {
@@ -640,7 +833,7 @@ type ResponseUnit struct {
 
 func (x *ResponseUnit) Reset() {
 	*x = ResponseUnit{}
-	mi := &file_aiperf_plugin_v1_plugin_proto_msgTypes[9]
+	mi := &file_aiperf_plugin_v1_plugin_proto_msgTypes[11]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -652,7 +845,7 @@ func (x *ResponseUnit) String() string {
 func (*ResponseUnit) ProtoMessage() {}
 
 func (x *ResponseUnit) ProtoReflect() protoreflect.Message {
-	mi := &file_aiperf_plugin_v1_plugin_proto_msgTypes[9]
+	mi := &file_aiperf_plugin_v1_plugin_proto_msgTypes[11]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -665,7 +858,7 @@ func (x *ResponseUnit) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use ResponseUnit.ProtoReflect.Descriptor instead.
 func (*ResponseUnit) Descriptor() ([]byte, []int) {
-	return file_aiperf_plugin_v1_plugin_proto_rawDescGZIP(), []int{9}
+	return file_aiperf_plugin_v1_plugin_proto_rawDescGZIP(), []int{11}
 }
 
 func (x *ResponseUnit) GetPerfNs() int64 {
@@ -701,7 +894,7 @@ type ParsedResponse struct {
 
 func (x *ParsedResponse) Reset() {
 	*x = ParsedResponse{}
-	mi := &file_aiperf_plugin_v1_plugin_proto_msgTypes[10]
+	mi := &file_aiperf_plugin_v1_plugin_proto_msgTypes[12]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -713,7 +906,7 @@ func (x *ParsedResponse) String() string {
 func (*ParsedResponse) ProtoMessage() {}
 
 func (x *ParsedResponse) ProtoReflect() protoreflect.Message {
-	mi := &file_aiperf_plugin_v1_plugin_proto_msgTypes[10]
+	mi := &file_aiperf_plugin_v1_plugin_proto_msgTypes[12]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -726,7 +919,7 @@ func (x *ParsedResponse) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use ParsedResponse.ProtoReflect.Descriptor instead.
 func (*ParsedResponse) Descriptor() ([]byte, []int) {
-	return file_aiperf_plugin_v1_plugin_proto_rawDescGZIP(), []int{10}
+	return file_aiperf_plugin_v1_plugin_proto_rawDescGZIP(), []int{12}
 }
 
 func (x *ParsedResponse) GetPerfNs() int64 {
@@ -766,7 +959,7 @@ type ParseRecordRequest struct {
 
 func (x *ParseRecordRequest) Reset() {
 	*x = ParseRecordRequest{}
-	mi := &file_aiperf_plugin_v1_plugin_proto_msgTypes[11]
+	mi := &file_aiperf_plugin_v1_plugin_proto_msgTypes[13]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -778,7 +971,7 @@ func (x *ParseRecordRequest) String() string {
 func (*ParseRecordRequest) ProtoMessage() {}
 
 func (x *ParseRecordRequest) ProtoReflect() protoreflect.Message {
-	mi := &file_aiperf_plugin_v1_plugin_proto_msgTypes[11]
+	mi := &file_aiperf_plugin_v1_plugin_proto_msgTypes[13]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -791,7 +984,7 @@ func (x *ParseRecordRequest) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use ParseRecordRequest.ProtoReflect.Descriptor instead.
 func (*ParseRecordRequest) Descriptor() ([]byte, []int) {
-	return file_aiperf_plugin_v1_plugin_proto_rawDescGZIP(), []int{11}
+	return file_aiperf_plugin_v1_plugin_proto_rawDescGZIP(), []int{13}
 }
 
 func (x *ParseRecordRequest) GetUnits() []*ResponseUnit {
@@ -813,7 +1006,7 @@ type ParseRecordResponse struct {
 
 func (x *ParseRecordResponse) Reset() {
 	*x = ParseRecordResponse{}
-	mi := &file_aiperf_plugin_v1_plugin_proto_msgTypes[12]
+	mi := &file_aiperf_plugin_v1_plugin_proto_msgTypes[14]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -825,7 +1018,7 @@ func (x *ParseRecordResponse) String() string {
 func (*ParseRecordResponse) ProtoMessage() {}
 
 func (x *ParseRecordResponse) ProtoReflect() protoreflect.Message {
-	mi := &file_aiperf_plugin_v1_plugin_proto_msgTypes[12]
+	mi := &file_aiperf_plugin_v1_plugin_proto_msgTypes[14]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -838,7 +1031,7 @@ func (x *ParseRecordResponse) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use ParseRecordResponse.ProtoReflect.Descriptor instead.
 func (*ParseRecordResponse) Descriptor() ([]byte, []int) {
-	return file_aiperf_plugin_v1_plugin_proto_rawDescGZIP(), []int{12}
+	return file_aiperf_plugin_v1_plugin_proto_rawDescGZIP(), []int{14}
 }
 
 func (x *ParseRecordResponse) GetResponses() []*ParsedResponse {
@@ -866,7 +1059,7 @@ type ErrorDetails struct {
 
 func (x *ErrorDetails) Reset() {
 	*x = ErrorDetails{}
-	mi := &file_aiperf_plugin_v1_plugin_proto_msgTypes[13]
+	mi := &file_aiperf_plugin_v1_plugin_proto_msgTypes[15]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -878,7 +1071,7 @@ func (x *ErrorDetails) String() string {
 func (*ErrorDetails) ProtoMessage() {}
 
 func (x *ErrorDetails) ProtoReflect() protoreflect.Message {
-	mi := &file_aiperf_plugin_v1_plugin_proto_msgTypes[13]
+	mi := &file_aiperf_plugin_v1_plugin_proto_msgTypes[15]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -891,7 +1084,7 @@ func (x *ErrorDetails) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use ErrorDetails.ProtoReflect.Descriptor instead.
 func (*ErrorDetails) Descriptor() ([]byte, []int) {
-	return file_aiperf_plugin_v1_plugin_proto_rawDescGZIP(), []int{13}
+	return file_aiperf_plugin_v1_plugin_proto_rawDescGZIP(), []int{15}
 }
 
 func (x *ErrorDetails) GetCode() int32 {
@@ -941,7 +1134,7 @@ type RequestRecord struct {
 
 func (x *RequestRecord) Reset() {
 	*x = RequestRecord{}
-	mi := &file_aiperf_plugin_v1_plugin_proto_msgTypes[14]
+	mi := &file_aiperf_plugin_v1_plugin_proto_msgTypes[16]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -953,7 +1146,7 @@ func (x *RequestRecord) String() string {
 func (*RequestRecord) ProtoMessage() {}
 
 func (x *RequestRecord) ProtoReflect() protoreflect.Message {
-	mi := &file_aiperf_plugin_v1_plugin_proto_msgTypes[14]
+	mi := &file_aiperf_plugin_v1_plugin_proto_msgTypes[16]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -966,7 +1159,7 @@ func (x *RequestRecord) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use RequestRecord.ProtoReflect.Descriptor instead.
 func (*RequestRecord) Descriptor() ([]byte, []int) {
-	return file_aiperf_plugin_v1_plugin_proto_rawDescGZIP(), []int{14}
+	return file_aiperf_plugin_v1_plugin_proto_rawDescGZIP(), []int{16}
 }
 
 func (x *RequestRecord) GetConversationId() string {
@@ -1110,7 +1303,7 @@ type ParsedRecord struct {
 
 func (x *ParsedRecord) Reset() {
 	*x = ParsedRecord{}
-	mi := &file_aiperf_plugin_v1_plugin_proto_msgTypes[15]
+	mi := &file_aiperf_plugin_v1_plugin_proto_msgTypes[17]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -1122,7 +1315,7 @@ func (x *ParsedRecord) String() string {
 func (*ParsedRecord) ProtoMessage() {}
 
 func (x *ParsedRecord) ProtoReflect() protoreflect.Message {
-	mi := &file_aiperf_plugin_v1_plugin_proto_msgTypes[15]
+	mi := &file_aiperf_plugin_v1_plugin_proto_msgTypes[17]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -1135,7 +1328,7 @@ func (x *ParsedRecord) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use ParsedRecord.ProtoReflect.Descriptor instead.
 func (*ParsedRecord) Descriptor() ([]byte, []int) {
-	return file_aiperf_plugin_v1_plugin_proto_rawDescGZIP(), []int{15}
+	return file_aiperf_plugin_v1_plugin_proto_rawDescGZIP(), []int{17}
 }
 
 func (x *ParsedRecord) GetRecord() *RequestRecord {
@@ -1198,7 +1391,7 @@ type MetricValue struct {
 
 func (x *MetricValue) Reset() {
 	*x = MetricValue{}
-	mi := &file_aiperf_plugin_v1_plugin_proto_msgTypes[16]
+	mi := &file_aiperf_plugin_v1_plugin_proto_msgTypes[18]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -1210,7 +1403,7 @@ func (x *MetricValue) String() string {
 func (*MetricValue) ProtoMessage() {}
 
 func (x *MetricValue) ProtoReflect() protoreflect.Message {
-	mi := &file_aiperf_plugin_v1_plugin_proto_msgTypes[16]
+	mi := &file_aiperf_plugin_v1_plugin_proto_msgTypes[18]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -1223,7 +1416,7 @@ func (x *MetricValue) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use MetricValue.ProtoReflect.Descriptor instead.
 func (*MetricValue) Descriptor() ([]byte, []int) {
-	return file_aiperf_plugin_v1_plugin_proto_rawDescGZIP(), []int{16}
+	return file_aiperf_plugin_v1_plugin_proto_rawDescGZIP(), []int{18}
 }
 
 func (x *MetricValue) GetScalar() float64 {
@@ -1252,13 +1445,16 @@ type RunInfo struct {
 	Endpoint      *EndpointMetadata      `protobuf:"bytes,1,opt,name=endpoint,proto3" json:"endpoint,omitempty"`
 	Streaming     bool                   `protobuf:"varint,2,opt,name=streaming,proto3" json:"streaming,omitempty"`
 	Goodput       map[string]float64     `protobuf:"bytes,3,rep,name=goodput,proto3" json:"goodput,omitempty" protobuf_key:"bytes,1,opt,name=key" protobuf_val:"fixed64,2,opt,name=value"`
+	Models        []string               `protobuf:"bytes,4,rep,name=models,proto3" json:"models,omitempty"`
+	Seed          int64                  `protobuf:"varint,5,opt,name=seed,proto3" json:"seed,omitempty"`
+	ArtifactDir   string                 `protobuf:"bytes,6,opt,name=artifact_dir,json=artifactDir,proto3" json:"artifact_dir,omitempty"`
 	unknownFields protoimpl.UnknownFields
 	sizeCache     protoimpl.SizeCache
 }
 
 func (x *RunInfo) Reset() {
 	*x = RunInfo{}
-	mi := &file_aiperf_plugin_v1_plugin_proto_msgTypes[17]
+	mi := &file_aiperf_plugin_v1_plugin_proto_msgTypes[19]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -1270,7 +1466,7 @@ func (x *RunInfo) String() string {
 func (*RunInfo) ProtoMessage() {}
 
 func (x *RunInfo) ProtoReflect() protoreflect.Message {
-	mi := &file_aiperf_plugin_v1_plugin_proto_msgTypes[17]
+	mi := &file_aiperf_plugin_v1_plugin_proto_msgTypes[19]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -1283,7 +1479,7 @@ func (x *RunInfo) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use RunInfo.ProtoReflect.Descriptor instead.
 func (*RunInfo) Descriptor() ([]byte, []int) {
-	return file_aiperf_plugin_v1_plugin_proto_rawDescGZIP(), []int{17}
+	return file_aiperf_plugin_v1_plugin_proto_rawDescGZIP(), []int{19}
 }
 
 func (x *RunInfo) GetEndpoint() *EndpointMetadata {
@@ -1307,6 +1503,27 @@ func (x *RunInfo) GetGoodput() map[string]float64 {
 	return nil
 }
 
+func (x *RunInfo) GetModels() []string {
+	if x != nil {
+		return x.Models
+	}
+	return nil
+}
+
+func (x *RunInfo) GetSeed() int64 {
+	if x != nil {
+		return x.Seed
+	}
+	return 0
+}
+
+func (x *RunInfo) GetArtifactDir() string {
+	if x != nil {
+		return x.ArtifactDir
+	}
+	return ""
+}
+
 type ProcessRecordResponse struct {
 	state         protoimpl.MessageState  `protogen:"open.v1"`
 	Values        map[string]*MetricValue `protobuf:"bytes,1,rep,name=values,proto3" json:"values,omitempty" protobuf_key:"bytes,1,opt,name=key" protobuf_val:"bytes,2,opt,name=value"`
@@ -1316,7 +1533,7 @@ type ProcessRecordResponse struct {
 
 func (x *ProcessRecordResponse) Reset() {
 	*x = ProcessRecordResponse{}
-	mi := &file_aiperf_plugin_v1_plugin_proto_msgTypes[18]
+	mi := &file_aiperf_plugin_v1_plugin_proto_msgTypes[20]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -1328,7 +1545,7 @@ func (x *ProcessRecordResponse) String() string {
 func (*ProcessRecordResponse) ProtoMessage() {}
 
 func (x *ProcessRecordResponse) ProtoReflect() protoreflect.Message {
-	mi := &file_aiperf_plugin_v1_plugin_proto_msgTypes[18]
+	mi := &file_aiperf_plugin_v1_plugin_proto_msgTypes[20]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -1341,7 +1558,7 @@ func (x *ProcessRecordResponse) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use ProcessRecordResponse.ProtoReflect.Descriptor instead.
 func (*ProcessRecordResponse) Descriptor() ([]byte, []int) {
-	return file_aiperf_plugin_v1_plugin_proto_rawDescGZIP(), []int{18}
+	return file_aiperf_plugin_v1_plugin_proto_rawDescGZIP(), []int{20}
 }
 
 func (x *ProcessRecordResponse) GetValues() map[string]*MetricValue {
@@ -1369,7 +1586,7 @@ type DatasetOptions struct {
 
 func (x *DatasetOptions) Reset() {
 	*x = DatasetOptions{}
-	mi := &file_aiperf_plugin_v1_plugin_proto_msgTypes[19]
+	mi := &file_aiperf_plugin_v1_plugin_proto_msgTypes[21]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -1381,7 +1598,7 @@ func (x *DatasetOptions) String() string {
 func (*DatasetOptions) ProtoMessage() {}
 
 func (x *DatasetOptions) ProtoReflect() protoreflect.Message {
-	mi := &file_aiperf_plugin_v1_plugin_proto_msgTypes[19]
+	mi := &file_aiperf_plugin_v1_plugin_proto_msgTypes[21]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -1394,7 +1611,7 @@ func (x *DatasetOptions) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use DatasetOptions.ProtoReflect.Descriptor instead.
 func (*DatasetOptions) Descriptor() ([]byte, []int) {
-	return file_aiperf_plugin_v1_plugin_proto_rawDescGZIP(), []int{19}
+	return file_aiperf_plugin_v1_plugin_proto_rawDescGZIP(), []int{21}
 }
 
 func (x *DatasetOptions) GetModels() []string {
@@ -1477,7 +1694,7 @@ type Conversation struct {
 
 func (x *Conversation) Reset() {
 	*x = Conversation{}
-	mi := &file_aiperf_plugin_v1_plugin_proto_msgTypes[20]
+	mi := &file_aiperf_plugin_v1_plugin_proto_msgTypes[22]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -1489,7 +1706,7 @@ func (x *Conversation) String() string {
 func (*Conversation) ProtoMessage() {}
 
 func (x *Conversation) ProtoReflect() protoreflect.Message {
-	mi := &file_aiperf_plugin_v1_plugin_proto_msgTypes[20]
+	mi := &file_aiperf_plugin_v1_plugin_proto_msgTypes[22]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -1502,7 +1719,7 @@ func (x *Conversation) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use Conversation.ProtoReflect.Descriptor instead.
 func (*Conversation) Descriptor() ([]byte, []int) {
-	return file_aiperf_plugin_v1_plugin_proto_rawDescGZIP(), []int{20}
+	return file_aiperf_plugin_v1_plugin_proto_rawDescGZIP(), []int{22}
 }
 
 func (x *Conversation) GetSessionId() string {
@@ -1528,7 +1745,7 @@ type CanLoadRequest struct {
 
 func (x *CanLoadRequest) Reset() {
 	*x = CanLoadRequest{}
-	mi := &file_aiperf_plugin_v1_plugin_proto_msgTypes[21]
+	mi := &file_aiperf_plugin_v1_plugin_proto_msgTypes[23]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -1540,7 +1757,7 @@ func (x *CanLoadRequest) String() string {
 func (*CanLoadRequest) ProtoMessage() {}
 
 func (x *CanLoadRequest) ProtoReflect() protoreflect.Message {
-	mi := &file_aiperf_plugin_v1_plugin_proto_msgTypes[21]
+	mi := &file_aiperf_plugin_v1_plugin_proto_msgTypes[23]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -1553,7 +1770,7 @@ func (x *CanLoadRequest) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use CanLoadRequest.ProtoReflect.Descriptor instead.
 func (*CanLoadRequest) Descriptor() ([]byte, []int) {
-	return file_aiperf_plugin_v1_plugin_proto_rawDescGZIP(), []int{21}
+	return file_aiperf_plugin_v1_plugin_proto_rawDescGZIP(), []int{23}
 }
 
 func (x *CanLoadRequest) GetPath() string {
@@ -1572,7 +1789,7 @@ type CanLoadResponse struct {
 
 func (x *CanLoadResponse) Reset() {
 	*x = CanLoadResponse{}
-	mi := &file_aiperf_plugin_v1_plugin_proto_msgTypes[22]
+	mi := &file_aiperf_plugin_v1_plugin_proto_msgTypes[24]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -1584,7 +1801,7 @@ func (x *CanLoadResponse) String() string {
 func (*CanLoadResponse) ProtoMessage() {}
 
 func (x *CanLoadResponse) ProtoReflect() protoreflect.Message {
-	mi := &file_aiperf_plugin_v1_plugin_proto_msgTypes[22]
+	mi := &file_aiperf_plugin_v1_plugin_proto_msgTypes[24]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -1597,7 +1814,7 @@ func (x *CanLoadResponse) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use CanLoadResponse.ProtoReflect.Descriptor instead.
 func (*CanLoadResponse) Descriptor() ([]byte, []int) {
-	return file_aiperf_plugin_v1_plugin_proto_rawDescGZIP(), []int{22}
+	return file_aiperf_plugin_v1_plugin_proto_rawDescGZIP(), []int{24}
 }
 
 func (x *CanLoadResponse) GetOk() bool {
@@ -1617,7 +1834,7 @@ type LoadDatasetRequest struct {
 
 func (x *LoadDatasetRequest) Reset() {
 	*x = LoadDatasetRequest{}
-	mi := &file_aiperf_plugin_v1_plugin_proto_msgTypes[23]
+	mi := &file_aiperf_plugin_v1_plugin_proto_msgTypes[25]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -1629,7 +1846,7 @@ func (x *LoadDatasetRequest) String() string {
 func (*LoadDatasetRequest) ProtoMessage() {}
 
 func (x *LoadDatasetRequest) ProtoReflect() protoreflect.Message {
-	mi := &file_aiperf_plugin_v1_plugin_proto_msgTypes[23]
+	mi := &file_aiperf_plugin_v1_plugin_proto_msgTypes[25]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -1642,7 +1859,7 @@ func (x *LoadDatasetRequest) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use LoadDatasetRequest.ProtoReflect.Descriptor instead.
 func (*LoadDatasetRequest) Descriptor() ([]byte, []int) {
-	return file_aiperf_plugin_v1_plugin_proto_rawDescGZIP(), []int{23}
+	return file_aiperf_plugin_v1_plugin_proto_rawDescGZIP(), []int{25}
 }
 
 func (x *LoadDatasetRequest) GetPath() string {
@@ -1668,7 +1885,7 @@ type LoadDatasetResponse struct {
 
 func (x *LoadDatasetResponse) Reset() {
 	*x = LoadDatasetResponse{}
-	mi := &file_aiperf_plugin_v1_plugin_proto_msgTypes[24]
+	mi := &file_aiperf_plugin_v1_plugin_proto_msgTypes[26]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -1680,7 +1897,7 @@ func (x *LoadDatasetResponse) String() string {
 func (*LoadDatasetResponse) ProtoMessage() {}
 
 func (x *LoadDatasetResponse) ProtoReflect() protoreflect.Message {
-	mi := &file_aiperf_plugin_v1_plugin_proto_msgTypes[24]
+	mi := &file_aiperf_plugin_v1_plugin_proto_msgTypes[26]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -1693,7 +1910,7 @@ func (x *LoadDatasetResponse) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use LoadDatasetResponse.ProtoReflect.Descriptor instead.
 func (*LoadDatasetResponse) Descriptor() ([]byte, []int) {
-	return file_aiperf_plugin_v1_plugin_proto_rawDescGZIP(), []int{24}
+	return file_aiperf_plugin_v1_plugin_proto_rawDescGZIP(), []int{26}
 }
 
 func (x *LoadDatasetResponse) GetConversations() []*Conversation {
@@ -1714,7 +1931,7 @@ type ExportRequest struct {
 
 func (x *ExportRequest) Reset() {
 	*x = ExportRequest{}
-	mi := &file_aiperf_plugin_v1_plugin_proto_msgTypes[25]
+	mi := &file_aiperf_plugin_v1_plugin_proto_msgTypes[27]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -1726,7 +1943,7 @@ func (x *ExportRequest) String() string {
 func (*ExportRequest) ProtoMessage() {}
 
 func (x *ExportRequest) ProtoReflect() protoreflect.Message {
-	mi := &file_aiperf_plugin_v1_plugin_proto_msgTypes[25]
+	mi := &file_aiperf_plugin_v1_plugin_proto_msgTypes[27]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -1739,7 +1956,7 @@ func (x *ExportRequest) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use ExportRequest.ProtoReflect.Descriptor instead.
 func (*ExportRequest) Descriptor() ([]byte, []int) {
-	return file_aiperf_plugin_v1_plugin_proto_rawDescGZIP(), []int{25}
+	return file_aiperf_plugin_v1_plugin_proto_rawDescGZIP(), []int{27}
 }
 
 func (x *ExportRequest) GetExportContextJson() []byte {
@@ -1759,7 +1976,7 @@ type ExportedFile struct {
 
 func (x *ExportedFile) Reset() {
 	*x = ExportedFile{}
-	mi := &file_aiperf_plugin_v1_plugin_proto_msgTypes[26]
+	mi := &file_aiperf_plugin_v1_plugin_proto_msgTypes[28]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -1771,7 +1988,7 @@ func (x *ExportedFile) String() string {
 func (*ExportedFile) ProtoMessage() {}
 
 func (x *ExportedFile) ProtoReflect() protoreflect.Message {
-	mi := &file_aiperf_plugin_v1_plugin_proto_msgTypes[26]
+	mi := &file_aiperf_plugin_v1_plugin_proto_msgTypes[28]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -1784,7 +2001,7 @@ func (x *ExportedFile) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use ExportedFile.ProtoReflect.Descriptor instead.
 func (*ExportedFile) Descriptor() ([]byte, []int) {
-	return file_aiperf_plugin_v1_plugin_proto_rawDescGZIP(), []int{26}
+	return file_aiperf_plugin_v1_plugin_proto_rawDescGZIP(), []int{28}
 }
 
 func (x *ExportedFile) GetLabel() string {
@@ -1810,7 +2027,7 @@ type ExportResponse struct {
 
 func (x *ExportResponse) Reset() {
 	*x = ExportResponse{}
-	mi := &file_aiperf_plugin_v1_plugin_proto_msgTypes[27]
+	mi := &file_aiperf_plugin_v1_plugin_proto_msgTypes[29]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -1822,7 +2039,7 @@ func (x *ExportResponse) String() string {
 func (*ExportResponse) ProtoMessage() {}
 
 func (x *ExportResponse) ProtoReflect() protoreflect.Message {
-	mi := &file_aiperf_plugin_v1_plugin_proto_msgTypes[27]
+	mi := &file_aiperf_plugin_v1_plugin_proto_msgTypes[29]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -1835,7 +2052,7 @@ func (x *ExportResponse) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use ExportResponse.ProtoReflect.Descriptor instead.
 func (*ExportResponse) Descriptor() ([]byte, []int) {
-	return file_aiperf_plugin_v1_plugin_proto_rawDescGZIP(), []int{27}
+	return file_aiperf_plugin_v1_plugin_proto_rawDescGZIP(), []int{29}
 }
 
 func (x *ExportResponse) GetFiles() []*ExportedFile {
@@ -1857,7 +2074,7 @@ type WasmResult struct {
 
 func (x *WasmResult) Reset() {
 	*x = WasmResult{}
-	mi := &file_aiperf_plugin_v1_plugin_proto_msgTypes[28]
+	mi := &file_aiperf_plugin_v1_plugin_proto_msgTypes[30]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -1869,7 +2086,7 @@ func (x *WasmResult) String() string {
 func (*WasmResult) ProtoMessage() {}
 
 func (x *WasmResult) ProtoReflect() protoreflect.Message {
-	mi := &file_aiperf_plugin_v1_plugin_proto_msgTypes[28]
+	mi := &file_aiperf_plugin_v1_plugin_proto_msgTypes[30]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -1882,7 +2099,7 @@ func (x *WasmResult) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use WasmResult.ProtoReflect.Descriptor instead.
 func (*WasmResult) Descriptor() ([]byte, []int) {
-	return file_aiperf_plugin_v1_plugin_proto_rawDescGZIP(), []int{28}
+	return file_aiperf_plugin_v1_plugin_proto_rawDescGZIP(), []int{30}
 }
 
 func (x *WasmResult) GetPayload() []byte {
@@ -1905,7 +2122,7 @@ const file_aiperf_plugin_v1_plugin_proto_rawDesc = "" +
 	"\n" +
 	"\x1daiperf/plugin/v1/plugin.proto\x12\x10aiperf.plugin.v1\"\a\n" +
 	"\x05Empty\"\x11\n" +
-	"\x0fDescribeRequest\"\xe3\x01\n" +
+	"\x0fDescribeRequest\"\x9b\x02\n" +
 	"\x10DescribeResponse\x12\x1f\n" +
 	"\vapi_version\x18\x01 \x01(\rR\n" +
 	"apiVersion\x12\x12\n" +
@@ -1915,7 +2132,26 @@ const file_aiperf_plugin_v1_plugin_proto_rawDesc = "" +
 	"\n" +
 	"categories\x18\x05 \x03(\tR\n" +
 	"categories\x12>\n" +
-	"\bendpoint\x18\x06 \x01(\v2\".aiperf.plugin.v1.EndpointMetadataR\bendpoint\"\xa7\x02\n" +
+	"\bendpoint\x18\x06 \x01(\v2\".aiperf.plugin.v1.EndpointMetadataR\bendpoint\x126\n" +
+	"\ametrics\x18\a \x03(\v2\x1c.aiperf.plugin.v1.MetricSpecR\ametrics\"\x95\x02\n" +
+	"\n" +
+	"MetricSpec\x12\x10\n" +
+	"\x03tag\x18\x01 \x01(\tR\x03tag\x12\x16\n" +
+	"\x06header\x18\x02 \x01(\tR\x06header\x12!\n" +
+	"\fshort_header\x18\x03 \x01(\tR\vshortHeader\x12\x12\n" +
+	"\x04unit\x18\x04 \x01(\tR\x04unit\x12!\n" +
+	"\fdisplay_unit\x18\x05 \x01(\tR\vdisplayUnit\x12\x14\n" +
+	"\x05flags\x18\x06 \x01(\rR\x05flags\x12#\n" +
+	"\rdisplay_order\x18\a \x01(\x05R\fdisplayOrder\x12\x18\n" +
+	"\ainteger\x18\b \x01(\bR\ainteger\x12\x12\n" +
+	"\x04list\x18\t \x01(\bR\x04list\x12\x1a\n" +
+	"\brequires\x18\n" +
+	" \x03(\tR\brequires\"c\n" +
+	"\x10ConfigureRequest\x12\x1a\n" +
+	"\bcategory\x18\x01 \x01(\tR\bcategory\x12\x12\n" +
+	"\x04name\x18\x02 \x01(\tR\x04name\x12\x1f\n" +
+	"\vconfig_json\x18\x03 \x01(\fR\n" +
+	"configJson\"\xa7\x02\n" +
 	"\x10EndpointMetadata\x12#\n" +
 	"\rendpoint_path\x18\x01 \x01(\tR\fendpointPath\x12%\n" +
 	"\x0estreaming_path\x18\x02 \x01(\tR\rstreamingPath\x12!\n" +
@@ -2020,11 +2256,14 @@ const file_aiperf_plugin_v1_plugin_proto_rawDesc = "" +
 	"\vMetricValue\x12\x16\n" +
 	"\x06scalar\x18\x01 \x01(\x01R\x06scalar\x12\x12\n" +
 	"\x04list\x18\x02 \x03(\x01R\x04list\x12\x17\n" +
-	"\ais_list\x18\x03 \x01(\bR\x06isList\"\xe5\x01\n" +
+	"\ais_list\x18\x03 \x01(\bR\x06isList\"\xb4\x02\n" +
 	"\aRunInfo\x12>\n" +
 	"\bendpoint\x18\x01 \x01(\v2\".aiperf.plugin.v1.EndpointMetadataR\bendpoint\x12\x1c\n" +
 	"\tstreaming\x18\x02 \x01(\bR\tstreaming\x12@\n" +
-	"\agoodput\x18\x03 \x03(\v2&.aiperf.plugin.v1.RunInfo.GoodputEntryR\agoodput\x1a:\n" +
+	"\agoodput\x18\x03 \x03(\v2&.aiperf.plugin.v1.RunInfo.GoodputEntryR\agoodput\x12\x16\n" +
+	"\x06models\x18\x04 \x03(\tR\x06models\x12\x12\n" +
+	"\x04seed\x18\x05 \x01(\x03R\x04seed\x12!\n" +
+	"\fartifact_dir\x18\x06 \x01(\tR\vartifactDir\x1a:\n" +
 	"\fGoodputEntry\x12\x10\n" +
 	"\x03key\x18\x01 \x01(\tR\x03key\x12\x14\n" +
 	"\x05value\x18\x02 \x01(\x01R\x05value:\x028\x01\"\xbe\x01\n" +
@@ -2072,9 +2311,10 @@ const file_aiperf_plugin_v1_plugin_proto_rawDesc = "" +
 	"\n" +
 	"WasmResult\x12\x18\n" +
 	"\apayload\x18\x01 \x01(\fR\apayload\x12\x14\n" +
-	"\x05error\x18\x02 \x01(\tR\x05error2\xae\x05\n" +
+	"\x05error\x18\x02 \x01(\tR\x05error2\xf8\x05\n" +
 	"\x06Plugin\x12Q\n" +
-	"\bDescribe\x12!.aiperf.plugin.v1.DescribeRequest\x1a\".aiperf.plugin.v1.DescribeResponse\x12W\n" +
+	"\bDescribe\x12!.aiperf.plugin.v1.DescribeRequest\x1a\".aiperf.plugin.v1.DescribeResponse\x12H\n" +
+	"\tConfigure\x12\".aiperf.plugin.v1.ConfigureRequest\x1a\x17.aiperf.plugin.v1.Empty\x12W\n" +
 	"\rFormatPayload\x12\x1d.aiperf.plugin.v1.RequestInfo\x1a'.aiperf.plugin.v1.FormatPayloadResponse\x12Z\n" +
 	"\vParseRecord\x12$.aiperf.plugin.v1.ParseRecordRequest\x1a%.aiperf.plugin.v1.ParseRecordResponse\x12I\n" +
 	"\x13InitRecordProcessor\x12\x19.aiperf.plugin.v1.RunInfo\x1a\x17.aiperf.plugin.v1.Empty\x12X\n" +
@@ -2095,82 +2335,87 @@ func file_aiperf_plugin_v1_plugin_proto_rawDescGZIP() []byte {
 	return file_aiperf_plugin_v1_plugin_proto_rawDescData
 }
 
-var file_aiperf_plugin_v1_plugin_proto_msgTypes = make([]protoimpl.MessageInfo, 32)
+var file_aiperf_plugin_v1_plugin_proto_msgTypes = make([]protoimpl.MessageInfo, 34)
 var file_aiperf_plugin_v1_plugin_proto_goTypes = []any{
 	(*Empty)(nil),                 // 0: aiperf.plugin.v1.Empty
 	(*DescribeRequest)(nil),       // 1: aiperf.plugin.v1.DescribeRequest
 	(*DescribeResponse)(nil),      // 2: aiperf.plugin.v1.DescribeResponse
-	(*EndpointMetadata)(nil),      // 3: aiperf.plugin.v1.EndpointMetadata
-	(*Turn)(nil),                  // 4: aiperf.plugin.v1.Turn
-	(*HistoryEntry)(nil),          // 5: aiperf.plugin.v1.HistoryEntry
-	(*RequestInfo)(nil),           // 6: aiperf.plugin.v1.RequestInfo
-	(*FormatPayloadResponse)(nil), // 7: aiperf.plugin.v1.FormatPayloadResponse
-	(*Usage)(nil),                 // 8: aiperf.plugin.v1.Usage
-	(*ResponseUnit)(nil),          // 9: aiperf.plugin.v1.ResponseUnit
-	(*ParsedResponse)(nil),        // 10: aiperf.plugin.v1.ParsedResponse
-	(*ParseRecordRequest)(nil),    // 11: aiperf.plugin.v1.ParseRecordRequest
-	(*ParseRecordResponse)(nil),   // 12: aiperf.plugin.v1.ParseRecordResponse
-	(*ErrorDetails)(nil),          // 13: aiperf.plugin.v1.ErrorDetails
-	(*RequestRecord)(nil),         // 14: aiperf.plugin.v1.RequestRecord
-	(*ParsedRecord)(nil),          // 15: aiperf.plugin.v1.ParsedRecord
-	(*MetricValue)(nil),           // 16: aiperf.plugin.v1.MetricValue
-	(*RunInfo)(nil),               // 17: aiperf.plugin.v1.RunInfo
-	(*ProcessRecordResponse)(nil), // 18: aiperf.plugin.v1.ProcessRecordResponse
-	(*DatasetOptions)(nil),        // 19: aiperf.plugin.v1.DatasetOptions
-	(*Conversation)(nil),          // 20: aiperf.plugin.v1.Conversation
-	(*CanLoadRequest)(nil),        // 21: aiperf.plugin.v1.CanLoadRequest
-	(*CanLoadResponse)(nil),       // 22: aiperf.plugin.v1.CanLoadResponse
-	(*LoadDatasetRequest)(nil),    // 23: aiperf.plugin.v1.LoadDatasetRequest
-	(*LoadDatasetResponse)(nil),   // 24: aiperf.plugin.v1.LoadDatasetResponse
-	(*ExportRequest)(nil),         // 25: aiperf.plugin.v1.ExportRequest
-	(*ExportedFile)(nil),          // 26: aiperf.plugin.v1.ExportedFile
-	(*ExportResponse)(nil),        // 27: aiperf.plugin.v1.ExportResponse
-	(*WasmResult)(nil),            // 28: aiperf.plugin.v1.WasmResult
-	nil,                           // 29: aiperf.plugin.v1.ParseRecordResponse.UnitErrorsEntry
-	nil,                           // 30: aiperf.plugin.v1.RunInfo.GoodputEntry
-	nil,                           // 31: aiperf.plugin.v1.ProcessRecordResponse.ValuesEntry
+	(*MetricSpec)(nil),            // 3: aiperf.plugin.v1.MetricSpec
+	(*ConfigureRequest)(nil),      // 4: aiperf.plugin.v1.ConfigureRequest
+	(*EndpointMetadata)(nil),      // 5: aiperf.plugin.v1.EndpointMetadata
+	(*Turn)(nil),                  // 6: aiperf.plugin.v1.Turn
+	(*HistoryEntry)(nil),          // 7: aiperf.plugin.v1.HistoryEntry
+	(*RequestInfo)(nil),           // 8: aiperf.plugin.v1.RequestInfo
+	(*FormatPayloadResponse)(nil), // 9: aiperf.plugin.v1.FormatPayloadResponse
+	(*Usage)(nil),                 // 10: aiperf.plugin.v1.Usage
+	(*ResponseUnit)(nil),          // 11: aiperf.plugin.v1.ResponseUnit
+	(*ParsedResponse)(nil),        // 12: aiperf.plugin.v1.ParsedResponse
+	(*ParseRecordRequest)(nil),    // 13: aiperf.plugin.v1.ParseRecordRequest
+	(*ParseRecordResponse)(nil),   // 14: aiperf.plugin.v1.ParseRecordResponse
+	(*ErrorDetails)(nil),          // 15: aiperf.plugin.v1.ErrorDetails
+	(*RequestRecord)(nil),         // 16: aiperf.plugin.v1.RequestRecord
+	(*ParsedRecord)(nil),          // 17: aiperf.plugin.v1.ParsedRecord
+	(*MetricValue)(nil),           // 18: aiperf.plugin.v1.MetricValue
+	(*RunInfo)(nil),               // 19: aiperf.plugin.v1.RunInfo
+	(*ProcessRecordResponse)(nil), // 20: aiperf.plugin.v1.ProcessRecordResponse
+	(*DatasetOptions)(nil),        // 21: aiperf.plugin.v1.DatasetOptions
+	(*Conversation)(nil),          // 22: aiperf.plugin.v1.Conversation
+	(*CanLoadRequest)(nil),        // 23: aiperf.plugin.v1.CanLoadRequest
+	(*CanLoadResponse)(nil),       // 24: aiperf.plugin.v1.CanLoadResponse
+	(*LoadDatasetRequest)(nil),    // 25: aiperf.plugin.v1.LoadDatasetRequest
+	(*LoadDatasetResponse)(nil),   // 26: aiperf.plugin.v1.LoadDatasetResponse
+	(*ExportRequest)(nil),         // 27: aiperf.plugin.v1.ExportRequest
+	(*ExportedFile)(nil),          // 28: aiperf.plugin.v1.ExportedFile
+	(*ExportResponse)(nil),        // 29: aiperf.plugin.v1.ExportResponse
+	(*WasmResult)(nil),            // 30: aiperf.plugin.v1.WasmResult
+	nil,                           // 31: aiperf.plugin.v1.ParseRecordResponse.UnitErrorsEntry
+	nil,                           // 32: aiperf.plugin.v1.RunInfo.GoodputEntry
+	nil,                           // 33: aiperf.plugin.v1.ProcessRecordResponse.ValuesEntry
 }
 var file_aiperf_plugin_v1_plugin_proto_depIdxs = []int32{
-	3,  // 0: aiperf.plugin.v1.DescribeResponse.endpoint:type_name -> aiperf.plugin.v1.EndpointMetadata
-	4,  // 1: aiperf.plugin.v1.RequestInfo.turn:type_name -> aiperf.plugin.v1.Turn
-	5,  // 2: aiperf.plugin.v1.RequestInfo.history:type_name -> aiperf.plugin.v1.HistoryEntry
-	8,  // 3: aiperf.plugin.v1.ParsedResponse.usage:type_name -> aiperf.plugin.v1.Usage
-	9,  // 4: aiperf.plugin.v1.ParseRecordRequest.units:type_name -> aiperf.plugin.v1.ResponseUnit
-	10, // 5: aiperf.plugin.v1.ParseRecordResponse.responses:type_name -> aiperf.plugin.v1.ParsedResponse
-	29, // 6: aiperf.plugin.v1.ParseRecordResponse.unit_errors:type_name -> aiperf.plugin.v1.ParseRecordResponse.UnitErrorsEntry
-	13, // 7: aiperf.plugin.v1.RequestRecord.error:type_name -> aiperf.plugin.v1.ErrorDetails
-	14, // 8: aiperf.plugin.v1.ParsedRecord.record:type_name -> aiperf.plugin.v1.RequestRecord
-	10, // 9: aiperf.plugin.v1.ParsedRecord.responses:type_name -> aiperf.plugin.v1.ParsedResponse
-	8,  // 10: aiperf.plugin.v1.ParsedRecord.usage:type_name -> aiperf.plugin.v1.Usage
-	3,  // 11: aiperf.plugin.v1.RunInfo.endpoint:type_name -> aiperf.plugin.v1.EndpointMetadata
-	30, // 12: aiperf.plugin.v1.RunInfo.goodput:type_name -> aiperf.plugin.v1.RunInfo.GoodputEntry
-	31, // 13: aiperf.plugin.v1.ProcessRecordResponse.values:type_name -> aiperf.plugin.v1.ProcessRecordResponse.ValuesEntry
-	4,  // 14: aiperf.plugin.v1.Conversation.turns:type_name -> aiperf.plugin.v1.Turn
-	19, // 15: aiperf.plugin.v1.LoadDatasetRequest.options:type_name -> aiperf.plugin.v1.DatasetOptions
-	20, // 16: aiperf.plugin.v1.LoadDatasetResponse.conversations:type_name -> aiperf.plugin.v1.Conversation
-	26, // 17: aiperf.plugin.v1.ExportResponse.files:type_name -> aiperf.plugin.v1.ExportedFile
-	16, // 18: aiperf.plugin.v1.ProcessRecordResponse.ValuesEntry.value:type_name -> aiperf.plugin.v1.MetricValue
-	1,  // 19: aiperf.plugin.v1.Plugin.Describe:input_type -> aiperf.plugin.v1.DescribeRequest
-	6,  // 20: aiperf.plugin.v1.Plugin.FormatPayload:input_type -> aiperf.plugin.v1.RequestInfo
-	11, // 21: aiperf.plugin.v1.Plugin.ParseRecord:input_type -> aiperf.plugin.v1.ParseRecordRequest
-	17, // 22: aiperf.plugin.v1.Plugin.InitRecordProcessor:input_type -> aiperf.plugin.v1.RunInfo
-	15, // 23: aiperf.plugin.v1.Plugin.ProcessRecord:input_type -> aiperf.plugin.v1.ParsedRecord
-	21, // 24: aiperf.plugin.v1.Plugin.CanLoad:input_type -> aiperf.plugin.v1.CanLoadRequest
-	23, // 25: aiperf.plugin.v1.Plugin.LoadDataset:input_type -> aiperf.plugin.v1.LoadDatasetRequest
-	25, // 26: aiperf.plugin.v1.Plugin.Export:input_type -> aiperf.plugin.v1.ExportRequest
-	2,  // 27: aiperf.plugin.v1.Plugin.Describe:output_type -> aiperf.plugin.v1.DescribeResponse
-	7,  // 28: aiperf.plugin.v1.Plugin.FormatPayload:output_type -> aiperf.plugin.v1.FormatPayloadResponse
-	12, // 29: aiperf.plugin.v1.Plugin.ParseRecord:output_type -> aiperf.plugin.v1.ParseRecordResponse
-	0,  // 30: aiperf.plugin.v1.Plugin.InitRecordProcessor:output_type -> aiperf.plugin.v1.Empty
-	18, // 31: aiperf.plugin.v1.Plugin.ProcessRecord:output_type -> aiperf.plugin.v1.ProcessRecordResponse
-	22, // 32: aiperf.plugin.v1.Plugin.CanLoad:output_type -> aiperf.plugin.v1.CanLoadResponse
-	24, // 33: aiperf.plugin.v1.Plugin.LoadDataset:output_type -> aiperf.plugin.v1.LoadDatasetResponse
-	27, // 34: aiperf.plugin.v1.Plugin.Export:output_type -> aiperf.plugin.v1.ExportResponse
-	27, // [27:35] is the sub-list for method output_type
-	19, // [19:27] is the sub-list for method input_type
-	19, // [19:19] is the sub-list for extension type_name
-	19, // [19:19] is the sub-list for extension extendee
-	0,  // [0:19] is the sub-list for field type_name
+	5,  // 0: aiperf.plugin.v1.DescribeResponse.endpoint:type_name -> aiperf.plugin.v1.EndpointMetadata
+	3,  // 1: aiperf.plugin.v1.DescribeResponse.metrics:type_name -> aiperf.plugin.v1.MetricSpec
+	6,  // 2: aiperf.plugin.v1.RequestInfo.turn:type_name -> aiperf.plugin.v1.Turn
+	7,  // 3: aiperf.plugin.v1.RequestInfo.history:type_name -> aiperf.plugin.v1.HistoryEntry
+	10, // 4: aiperf.plugin.v1.ParsedResponse.usage:type_name -> aiperf.plugin.v1.Usage
+	11, // 5: aiperf.plugin.v1.ParseRecordRequest.units:type_name -> aiperf.plugin.v1.ResponseUnit
+	12, // 6: aiperf.plugin.v1.ParseRecordResponse.responses:type_name -> aiperf.plugin.v1.ParsedResponse
+	31, // 7: aiperf.plugin.v1.ParseRecordResponse.unit_errors:type_name -> aiperf.plugin.v1.ParseRecordResponse.UnitErrorsEntry
+	15, // 8: aiperf.plugin.v1.RequestRecord.error:type_name -> aiperf.plugin.v1.ErrorDetails
+	16, // 9: aiperf.plugin.v1.ParsedRecord.record:type_name -> aiperf.plugin.v1.RequestRecord
+	12, // 10: aiperf.plugin.v1.ParsedRecord.responses:type_name -> aiperf.plugin.v1.ParsedResponse
+	10, // 11: aiperf.plugin.v1.ParsedRecord.usage:type_name -> aiperf.plugin.v1.Usage
+	5,  // 12: aiperf.plugin.v1.RunInfo.endpoint:type_name -> aiperf.plugin.v1.EndpointMetadata
+	32, // 13: aiperf.plugin.v1.RunInfo.goodput:type_name -> aiperf.plugin.v1.RunInfo.GoodputEntry
+	33, // 14: aiperf.plugin.v1.ProcessRecordResponse.values:type_name -> aiperf.plugin.v1.ProcessRecordResponse.ValuesEntry
+	6,  // 15: aiperf.plugin.v1.Conversation.turns:type_name -> aiperf.plugin.v1.Turn
+	21, // 16: aiperf.plugin.v1.LoadDatasetRequest.options:type_name -> aiperf.plugin.v1.DatasetOptions
+	22, // 17: aiperf.plugin.v1.LoadDatasetResponse.conversations:type_name -> aiperf.plugin.v1.Conversation
+	28, // 18: aiperf.plugin.v1.ExportResponse.files:type_name -> aiperf.plugin.v1.ExportedFile
+	18, // 19: aiperf.plugin.v1.ProcessRecordResponse.ValuesEntry.value:type_name -> aiperf.plugin.v1.MetricValue
+	1,  // 20: aiperf.plugin.v1.Plugin.Describe:input_type -> aiperf.plugin.v1.DescribeRequest
+	4,  // 21: aiperf.plugin.v1.Plugin.Configure:input_type -> aiperf.plugin.v1.ConfigureRequest
+	8,  // 22: aiperf.plugin.v1.Plugin.FormatPayload:input_type -> aiperf.plugin.v1.RequestInfo
+	13, // 23: aiperf.plugin.v1.Plugin.ParseRecord:input_type -> aiperf.plugin.v1.ParseRecordRequest
+	19, // 24: aiperf.plugin.v1.Plugin.InitRecordProcessor:input_type -> aiperf.plugin.v1.RunInfo
+	17, // 25: aiperf.plugin.v1.Plugin.ProcessRecord:input_type -> aiperf.plugin.v1.ParsedRecord
+	23, // 26: aiperf.plugin.v1.Plugin.CanLoad:input_type -> aiperf.plugin.v1.CanLoadRequest
+	25, // 27: aiperf.plugin.v1.Plugin.LoadDataset:input_type -> aiperf.plugin.v1.LoadDatasetRequest
+	27, // 28: aiperf.plugin.v1.Plugin.Export:input_type -> aiperf.plugin.v1.ExportRequest
+	2,  // 29: aiperf.plugin.v1.Plugin.Describe:output_type -> aiperf.plugin.v1.DescribeResponse
+	0,  // 30: aiperf.plugin.v1.Plugin.Configure:output_type -> aiperf.plugin.v1.Empty
+	9,  // 31: aiperf.plugin.v1.Plugin.FormatPayload:output_type -> aiperf.plugin.v1.FormatPayloadResponse
+	14, // 32: aiperf.plugin.v1.Plugin.ParseRecord:output_type -> aiperf.plugin.v1.ParseRecordResponse
+	0,  // 33: aiperf.plugin.v1.Plugin.InitRecordProcessor:output_type -> aiperf.plugin.v1.Empty
+	20, // 34: aiperf.plugin.v1.Plugin.ProcessRecord:output_type -> aiperf.plugin.v1.ProcessRecordResponse
+	24, // 35: aiperf.plugin.v1.Plugin.CanLoad:output_type -> aiperf.plugin.v1.CanLoadResponse
+	26, // 36: aiperf.plugin.v1.Plugin.LoadDataset:output_type -> aiperf.plugin.v1.LoadDatasetResponse
+	29, // 37: aiperf.plugin.v1.Plugin.Export:output_type -> aiperf.plugin.v1.ExportResponse
+	29, // [29:38] is the sub-list for method output_type
+	20, // [20:29] is the sub-list for method input_type
+	20, // [20:20] is the sub-list for extension type_name
+	20, // [20:20] is the sub-list for extension extendee
+	0,  // [0:20] is the sub-list for field type_name
 }
 
 func init() { file_aiperf_plugin_v1_plugin_proto_init() }
@@ -2178,17 +2423,17 @@ func file_aiperf_plugin_v1_plugin_proto_init() {
 	if File_aiperf_plugin_v1_plugin_proto != nil {
 		return
 	}
-	file_aiperf_plugin_v1_plugin_proto_msgTypes[4].OneofWrappers = []any{}
-	file_aiperf_plugin_v1_plugin_proto_msgTypes[8].OneofWrappers = []any{}
-	file_aiperf_plugin_v1_plugin_proto_msgTypes[14].OneofWrappers = []any{}
-	file_aiperf_plugin_v1_plugin_proto_msgTypes[15].OneofWrappers = []any{}
+	file_aiperf_plugin_v1_plugin_proto_msgTypes[6].OneofWrappers = []any{}
+	file_aiperf_plugin_v1_plugin_proto_msgTypes[10].OneofWrappers = []any{}
+	file_aiperf_plugin_v1_plugin_proto_msgTypes[16].OneofWrappers = []any{}
+	file_aiperf_plugin_v1_plugin_proto_msgTypes[17].OneofWrappers = []any{}
 	type x struct{}
 	out := protoimpl.TypeBuilder{
 		File: protoimpl.DescBuilder{
 			GoPackagePath: reflect.TypeOf(x{}).PkgPath(),
 			RawDescriptor: unsafe.Slice(unsafe.StringData(file_aiperf_plugin_v1_plugin_proto_rawDesc), len(file_aiperf_plugin_v1_plugin_proto_rawDesc)),
 			NumEnums:      0,
-			NumMessages:   32,
+			NumMessages:   34,
 			NumExtensions: 0,
 			NumServices:   1,
 		},

@@ -26,6 +26,7 @@ const _ = grpc.SupportPackageIsVersion9
 
 const (
 	Plugin_Describe_FullMethodName            = "/aiperf.plugin.v1.Plugin/Describe"
+	Plugin_Configure_FullMethodName           = "/aiperf.plugin.v1.Plugin/Configure"
 	Plugin_FormatPayload_FullMethodName       = "/aiperf.plugin.v1.Plugin/FormatPayload"
 	Plugin_ParseRecord_FullMethodName         = "/aiperf.plugin.v1.Plugin/ParseRecord"
 	Plugin_InitRecordProcessor_FullMethodName = "/aiperf.plugin.v1.Plugin/InitRecordProcessor"
@@ -40,6 +41,8 @@ const (
 // For semantics around ctx use and closing/ending streaming RPCs, please refer to https://pkg.go.dev/google.golang.org/grpc/?tab=doc#ClientConn.NewStream.
 type PluginClient interface {
 	Describe(ctx context.Context, in *DescribeRequest, opts ...grpc.CallOption) (*DescribeResponse, error)
+	// any category, before Init, only when the entry has settings
+	Configure(ctx context.Context, in *ConfigureRequest, opts ...grpc.CallOption) (*Empty, error)
 	// endpoint
 	FormatPayload(ctx context.Context, in *RequestInfo, opts ...grpc.CallOption) (*FormatPayloadResponse, error)
 	ParseRecord(ctx context.Context, in *ParseRecordRequest, opts ...grpc.CallOption) (*ParseRecordResponse, error)
@@ -65,6 +68,16 @@ func (c *pluginClient) Describe(ctx context.Context, in *DescribeRequest, opts .
 	cOpts := append([]grpc.CallOption{grpc.StaticMethod()}, opts...)
 	out := new(DescribeResponse)
 	err := c.cc.Invoke(ctx, Plugin_Describe_FullMethodName, in, out, cOpts...)
+	if err != nil {
+		return nil, err
+	}
+	return out, nil
+}
+
+func (c *pluginClient) Configure(ctx context.Context, in *ConfigureRequest, opts ...grpc.CallOption) (*Empty, error) {
+	cOpts := append([]grpc.CallOption{grpc.StaticMethod()}, opts...)
+	out := new(Empty)
+	err := c.cc.Invoke(ctx, Plugin_Configure_FullMethodName, in, out, cOpts...)
 	if err != nil {
 		return nil, err
 	}
@@ -146,6 +159,8 @@ func (c *pluginClient) Export(ctx context.Context, in *ExportRequest, opts ...gr
 // for forward compatibility.
 type PluginServer interface {
 	Describe(context.Context, *DescribeRequest) (*DescribeResponse, error)
+	// any category, before Init, only when the entry has settings
+	Configure(context.Context, *ConfigureRequest) (*Empty, error)
 	// endpoint
 	FormatPayload(context.Context, *RequestInfo) (*FormatPayloadResponse, error)
 	ParseRecord(context.Context, *ParseRecordRequest) (*ParseRecordResponse, error)
@@ -169,6 +184,9 @@ type UnimplementedPluginServer struct{}
 
 func (UnimplementedPluginServer) Describe(context.Context, *DescribeRequest) (*DescribeResponse, error) {
 	return nil, status.Error(codes.Unimplemented, "method Describe not implemented")
+}
+func (UnimplementedPluginServer) Configure(context.Context, *ConfigureRequest) (*Empty, error) {
+	return nil, status.Error(codes.Unimplemented, "method Configure not implemented")
 }
 func (UnimplementedPluginServer) FormatPayload(context.Context, *RequestInfo) (*FormatPayloadResponse, error) {
 	return nil, status.Error(codes.Unimplemented, "method FormatPayload not implemented")
@@ -226,6 +244,24 @@ func _Plugin_Describe_Handler(srv interface{}, ctx context.Context, dec func(int
 	}
 	handler := func(ctx context.Context, req interface{}) (interface{}, error) {
 		return srv.(PluginServer).Describe(ctx, req.(*DescribeRequest))
+	}
+	return interceptor(ctx, in, info, handler)
+}
+
+func _Plugin_Configure_Handler(srv interface{}, ctx context.Context, dec func(interface{}) error, interceptor grpc.UnaryServerInterceptor) (interface{}, error) {
+	in := new(ConfigureRequest)
+	if err := dec(in); err != nil {
+		return nil, err
+	}
+	if interceptor == nil {
+		return srv.(PluginServer).Configure(ctx, in)
+	}
+	info := &grpc.UnaryServerInfo{
+		Server:     srv,
+		FullMethod: Plugin_Configure_FullMethodName,
+	}
+	handler := func(ctx context.Context, req interface{}) (interface{}, error) {
+		return srv.(PluginServer).Configure(ctx, req.(*ConfigureRequest))
 	}
 	return interceptor(ctx, in, info, handler)
 }
@@ -366,6 +402,10 @@ var Plugin_ServiceDesc = grpc.ServiceDesc{
 		{
 			MethodName: "Describe",
 			Handler:    _Plugin_Describe_Handler,
+		},
+		{
+			MethodName: "Configure",
+			Handler:    _Plugin_Configure_Handler,
 		},
 		{
 			MethodName: "FormatPayload",

@@ -23,6 +23,9 @@ func DatasetLoader(t testing.TB, l sdk.CustomDatasetLoader, sampleFile string) {
 	if _, err := os.Stat(sampleFile); err != nil {
 		t.Fatalf("sdktest: DatasetLoader: sample file: %v", err)
 	}
+	if cfg, ok := l.(sdk.Configurable); ok {
+		checkConfigurable(t, cfg)
+	}
 	dir := t.TempDir()
 	garbageFile := filepath.Join(dir, "garbage.bin")
 	if err := os.WriteFile(garbageFile, garbage, 0o600); err != nil {

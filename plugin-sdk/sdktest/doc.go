@@ -25,22 +25,39 @@
 //     malformed data with an error, and parses the author's sample units to
 //     the expected text; an sdk.RecordParser returns one response per unit,
 //     in order, with PerfNs copied, agreeing with ParseResponse.
-//   - RecordProcessor: Process before Init may fail or work (either is
+//   - RecordProcessor: Metrics (asked after Init, as the core does)
+//     declares at least one metric; tags are unique names without
+//     whitespace; each has a Header and a Unit; a DisplayUnit differing
+//     from Unit is a time unit (ns, us, ms, s) converted from a time Unit;
+//     Flags use only AIPerf's flag bits; Requires names other metrics.
+//     Process before Init (sdk.Initializer) may fail or work (either is
 //     accepted; a panic is not); after Init, a streaming, a non-streaming,
 //     an error, a cancelled and an empty record are processed without error
-//     or panic, every value is finite and list values are flagged IsList;
-//     concurrent Process calls work (run the suite with -race).
+//     or panic; every value is finite, list values are flagged IsList, every
+//     tag is declared, List metrics get lists (and only they), Integer
+//     metrics whole numbers; concurrent Process calls work (run the suite
+//     with -race).
 //   - DatasetLoader: CanLoad accepts the sample and refuses a missing path,
 //     a directory and a garbage file; Load returns at least one conversation
 //     whose turns carry text, and an error (not a panic) for garbage.
 //   - DataExporter: Export into a temporary artifact directory with a
 //     representative ExportContext; every file it reports exists, is not
 //     empty and lies in the artifact directory.
+//   - Configurable (also run by each category check above for a plugin
+//     implementing sdk.Configurable): PluginConfig returns a non-nil
+//     pointer, the same on every call; the default settings survive a JSON
+//     round trip through sdk.DecodeConfig; {} is accepted and an unknown key
+//     refused.
 //   - GRPCPlugin: starts the binary with hashicorp/go-plugin exactly as
-//     aiperf does, checks Describe (API version, known categories, endpoint
-//     metadata for endpoints), runs the checks above for every category it
-//     claims over the gRPC protocol, checks the process still serves at the
-//     end and kills it on cleanup.
+//     aiperf does, checks Describe (API version, categories that accept gRPC
+//     plugins per their sdk.Category descriptors, endpoint metadata for
+//     endpoints, declared metrics exactly when it serves record_processor),
+//     sends Configure for every category it claims (an unknown key must be
+//     refused, {} accepted, also by a plugin without settings), runs the
+//     checks above for every category it claims over the gRPC protocol
+//     (the record processor's metrics are what Describe declares after
+//     InitRecordProcessor), checks the process still serves at the end and
+//     kills it on cleanup.
 //
 // Every call into the plugin is guarded: a panic or a call that does not
 // return within 30 s is reported as a failure naming the call.

@@ -54,6 +54,9 @@ func Endpoint(t testing.TB, ep sdk.Endpoint, c EndpointCase) {
 	if c.Model == "" {
 		c.Model = "sdktest-model"
 	}
+	if cfg, ok := ep.(sdk.Configurable); ok {
+		checkConfigurable(t, cfg)
+	}
 	meta, ok := callNoErr(t, "Metadata()", ep.Metadata)
 	if !ok {
 		return

@@ -64,6 +64,9 @@ func DataExporter(t testing.TB, ex sdk.DataExporter) {
 	if ex == nil {
 		t.Fatalf("sdktest: DataExporter: the exporter is nil")
 	}
+	if cfg, ok := ex.(sdk.Configurable); ok {
+		checkConfigurable(t, cfg)
+	}
 	dir := t.TempDir()
 	files, ok, err := export(t, ex, "Export(representative run)", sampleExportContext(dir))
 	switch {

@@ -13,6 +13,8 @@ import (
 	"github.com/aiperf-go/aiperf/plugin-sdk/pluginpb"
 	"github.com/hashicorp/go-hclog"
 	"github.com/hashicorp/go-plugin"
+	"google.golang.org/grpc/codes"
+	"google.golang.org/grpc/status"
 )
 
 // GRPCOption configures GRPCPlugin.
@@ -43,8 +45,17 @@ func WithArgs(args ...string) GRPCOption {
 // otherwise the test's, as under aiperf).
 func WithEnv(env ...string) GRPCOption { return func(g *grpcConfig) { g.env = append(g.env, env...) } }
 
-// servedCategories are the categories the gRPC protocol has calls for.
-var servedCategories = []string{sdk.CategoryEndpoint, sdk.CategoryCustomDataset, sdk.CategoryRecordProcessor, sdk.CategoryDataExporter}
+// servedCategories are the categories whose descriptors accept gRPC
+// plugins: those the protocol has calls for.
+var servedCategories = func() []string {
+	var out []string
+	for _, c := range sdk.Categories {
+		if c.Accepts(sdk.KindGRPC) {
+			out = append(out, c.Name)
+		}
+	}
+	return out
+}()
 
 // GRPCPlugin starts the plugin binary at binaryPath as aiperf does
 // (hashicorp/go-plugin, grpcplugin.Handshake, gRPC only), checks Describe,
@@ -62,6 +73,9 @@ func GRPCPlugin(t testing.TB, binaryPath string, opts ...GRPCOption) {
 	if desc == nil {
 		return
 	}
+	for _, c := range desc.GetCategories() {
+		checkRemoteConfigure(t, rpc, c)
+	}
 	if slices.Contains(desc.GetCategories(), sdk.CategoryEndpoint) {
 		if desc.GetEndpoint() == nil {
 			t.Errorf("sdktest: Describe claims category endpoint but carries no endpoint metadata")
@@ -70,7 +84,7 @@ func GRPCPlugin(t testing.TB, binaryPath string, opts ...GRPCOption) {
 		}
 	}
 	if slices.Contains(desc.GetCategories(), sdk.CategoryRecordProcessor) {
-		RecordProcessor(t, &grpcProcessor{rpc: rpc})
+		RecordProcessor(t, &grpcProcessor{rpc: rpc, t: t})
 	}
 	if slices.Contains(desc.GetCategories(), sdk.CategoryCustomDataset) {
 		if cfg.datasetSample == "" {
@@ -164,13 +178,21 @@ func describe(t testing.TB, rpc pluginpb.PluginClient) *pluginpb.DescribeRespons
 		switch cat, known := sdk.LookupCategory(c); {
 		case !known:
 			t.Errorf("sdktest: Describe: unknown category %q", c)
-		case cat.BuiltinOnly:
-			t.Errorf("sdktest: Describe: category %q is built-in only (it runs inside the timed window)", c)
-		case !slices.Contains(servedCategories, c):
-			t.Errorf("sdktest: Describe: category %q has no calls in plugin API v%d; gRPC plugins serve %v", c, sdk.APIVersion, servedCategories)
+		case cat.BuiltinOnly():
+			t.Errorf("sdktest: Describe: category %q is built-in only (%s)", c, cat.BuiltinReason)
+		case !cat.Accepts(sdk.KindGRPC):
+			t.Errorf("sdktest: Describe: category %q is not served by gRPC plugins in plugin API v%d; gRPC plugins serve %v", c, sdk.APIVersion, servedCategories)
 		case slices.Contains(cats[:i], c):
 			t.Errorf("sdktest: Describe: category %q listed twice", c)
 		}
+	}
+	switch processor := slices.Contains(cats, sdk.CategoryRecordProcessor); {
+	case processor && len(desc.GetMetrics()) == 0:
+		t.Errorf("sdktest: Describe: the plugin serves %s but declares no metrics (DescribeResponse.metrics): declare every metric it produces",
+			sdk.CategoryRecordProcessor)
+	case !processor && len(desc.GetMetrics()) > 0:
+		t.Errorf("sdktest: Describe: the plugin declares %d metrics but does not serve %s (only record processors declare metrics)",
+			len(desc.GetMetrics()), sdk.CategoryRecordProcessor)
 	}
 	if desc.GetName() == "" {
 		t.Logf("sdktest: Describe reports no name (informational; the manifest names the plugin)")
@@ -206,4 +228,29 @@ func (b *tailBuffer) String() string {
 	b.mu.Lock()
 	defer b.mu.Unlock()
 	return b.buf.String()
+}
+
+// checkRemoteConfigure sends Configure for category as aiperf does for a
+// manifest entry with settings: empty settings must be accepted and an
+// unknown key refused, whether or not the plugin has settings.
+func checkRemoteConfigure(t testing.TB, rpc pluginpb.PluginClient, category string) {
+	t.Helper()
+	configure := func(settings string) error {
+		ctx, cancel := rpcContext()
+		defer cancel()
+		_, err := rpc.Configure(ctx, &pluginpb.ConfigureRequest{Category: category, Name: "sdktest", ConfigJson: []byte(settings)})
+		return err
+	}
+	err := configure(unknownSetting)
+	switch {
+	case status.Code(err) == codes.Unimplemented:
+		t.Errorf("sdktest: Configure(%s) is not implemented: answer it (decode the settings, refuse unknown keys; a plugin without settings refuses any) or rebuild against the current plugin SDK: %v",
+			category, err)
+		return
+	case err == nil:
+		t.Errorf("sdktest: Configure(%s, %s) was accepted: an unknown setting must be refused", category, unknownSetting)
+	}
+	if err := configure("{}"); err != nil {
+		t.Errorf("sdktest: Configure(%s, {}) failed: empty settings must be accepted: %v", category, err)
+	}
 }

@@ -57,6 +57,23 @@ func TestGRPCPluginAcceptsEveryCategory(t *testing.T) {
 	r.wantClean(t)
 }
 
+// A plugin without settings passes the Configure checks by refusing any.
+func TestGRPCPluginWithoutSettings(t *testing.T) {
+	requireBinary(t, fixtureBinary, fixtureSkip)
+	sample := writeSample(t)
+	r := runSuite(t, func(tb testing.TB) {
+		GRPCPlugin(tb, fixtureBinary, WithEnv("SDKTEST_PLUGIN_MODE=loader-only"), WithDatasetSample(sample))
+	})
+	r.wantClean(t)
+}
+
+func TestServedCategoriesFollowTheDescriptors(t *testing.T) {
+	want := []string{sdk.CategoryEndpoint, sdk.CategoryCustomDataset, sdk.CategoryRecordProcessor, sdk.CategoryDataExporter}
+	if strings.Join(servedCategories, ",") != strings.Join(want, ",") {
+		t.Errorf("servedCategories = %v, want %v", servedCategories, want)
+	}
+}
+
 func TestGRPCPluginReportsEachViolation(t *testing.T) {
 	requireBinary(t, fixtureBinary, fixtureSkip)
 	tests := []struct {
@@ -72,6 +89,12 @@ func TestGRPCPluginReportsEachViolation(t *testing.T) {
 			want: []string{"the plugin process stopped serving during the checks"}, logs: []string{"fixture: exiting on purpose"}},
 		{mode: "endpoint-no-service-kind", opts: []GRPCOption{WithEndpointCase(fixtureCase)}, want: []string{"ServiceKind is empty"}},
 		{mode: "processor-nan", want: []string{"Process(no responses): metric characters_per_token = NaN is not finite"}},
+		{mode: "processor-no-metrics", want: []string{"Describe: the plugin serves record_processor but declares no metrics"}},
+		{mode: "processor-no-metrics", want: []string{"Metrics() declares no metrics"}},
+		{mode: "processor-undeclared-tag", want: []string{"metric debug_chunks is not declared by Metrics()"}},
+		{mode: "processor-accepts-unknown-settings",
+			want: []string{`Configure(record_processor, {"sdktest_unknown_setting": true}) was accepted: an unknown setting must be refused`}},
+		{mode: "exporter-declares-metrics", want: []string{"Describe: the plugin declares 1 metrics but does not serve record_processor"}},
 		{mode: "all", opts: []GRPCOption{WithEndpointCase(fixtureCase)}, want: []string{"pass a sample file with WithDatasetSample"}},
 		{mode: "all", opts: []GRPCOption{WithEndpointCase(fixtureCase), WithDatasetSample("/nonexistent/sample.jsonl")},
 			fatal: true, want: []string{"DatasetLoader: sample file", "/nonexistent/sample.jsonl"}},

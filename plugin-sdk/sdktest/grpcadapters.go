@@ -85,13 +85,32 @@ func (e *grpcEndpoint) ParseRecord(units []sdk.Response) ([]sdk.ParsedResponse, 
 	return out, nil
 }
 
-type grpcProcessor struct{ rpc pluginpb.PluginClient }
+// grpcProcessor declares the metrics Describe reports; a failing Describe
+// is reported on t (Metrics has no error result).
+type grpcProcessor struct {
+	rpc pluginpb.PluginClient
+	t   testing.TB
+}
 
-var _ sdk.RecordProcessor = (*grpcProcessor)(nil)
+var (
+	_ sdk.RecordProcessor = (*grpcProcessor)(nil)
+	_ sdk.Initializer     = (*grpcProcessor)(nil)
+)
 
-func (p *grpcProcessor) Init(info sdk.RunInfo) error {
+// Metrics asks Describe again, as aiperf does after Init.
+func (p *grpcProcessor) Metrics() []sdk.MetricSpec {
 	ctx, cancel := rpcContext()
 	defer cancel()
+	desc, err := p.rpc.Describe(ctx, &pluginpb.DescribeRequest{})
+	if err != nil {
+		p.t.Errorf("sdktest: Describe RPC (for the declared metrics) failed: %v", err)
+		return nil
+	}
+	return pluginpb.ToMetricSpecs(desc.GetMetrics())
+}
+
+// Init is the InitRecordProcessor RPC; it exists for every processor.
+func (p *grpcProcessor) Init(ctx context.Context, info sdk.RunInfo) error {
 	if _, err := p.rpc.InitRecordProcessor(ctx, pluginpb.FromRunInfo(info)); err != nil {
 		return fmt.Errorf("InitRecordProcessor RPC: %w", err)
 	}

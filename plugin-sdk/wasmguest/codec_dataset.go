@@ -61,8 +61,8 @@ func decodeDatasetOptions(b []byte) (sdk.DatasetOptions, error) {
 			o.InputFile = f.str()
 		case 9:
 			o.CustomDatasetType = f.str()
-		case 10:
-			o.BlockSize = f.int()
+			// 10 (block_size) is skipped: it is the mooncake_trace
+			// loader's own setting now, not a dataset option.
 		}
 	}
 	return o, f.err

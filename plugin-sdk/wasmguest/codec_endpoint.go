@@ -7,8 +7,10 @@ import (
 	sdk "github.com/aiperf-go/aiperf/plugin-sdk"
 )
 
-// DescribeResponse
-func appendDescribeResponse(b []byte, info *describeInfo, categories []string, ep sdk.Endpoint) []byte {
+// DescribeResponse. The endpoint metadata and the metrics are asked of the
+// implementation on every call: the host describes the plugin again after
+// Configure and Init, so both may depend on the settings.
+func appendDescribeResponse(b []byte, info *describeInfo, categories []string, ep sdk.Endpoint, proc sdk.RecordProcessor) []byte {
 	b = appendUint(b, 1, sdk.APIVersion)
 	b = appendString(b, 2, info.name)
 	b = appendString(b, 3, info.version)
@@ -20,7 +22,45 @@ func appendDescribeResponse(b []byte, info *describeInfo, categories []string, e
 		md := ep.Metadata()
 		b = appendMessage(b, 6, func(b []byte) []byte { return appendEndpointMetadata(b, &md) })
 	}
+	if proc != nil {
+		for _, m := range proc.Metrics() {
+			b = appendMessage(b, 7, func(b []byte) []byte { return appendMetricSpec(b, &m) })
+		}
+	}
 	return b
+}
+
+// MetricSpec
+func appendMetricSpec(b []byte, m *sdk.MetricSpec) []byte {
+	b = appendString(b, 1, m.Tag)
+	b = appendString(b, 2, m.Header)
+	b = appendString(b, 3, m.ShortHeader)
+	b = appendString(b, 4, m.Unit)
+	b = appendString(b, 5, m.DisplayUnit)
+	b = appendUint(b, 6, uint64(uint32(m.Flags)))
+	b = appendInt(b, 7, int64(int32(m.DisplayOrder))) // int32: negative values sign-extend, as proto3 does
+	b = appendBool(b, 8, m.Integer)
+	b = appendBool(b, 9, m.List)
+	for _, r := range m.Requires {
+		b = appendRepeatedString(b, 10, r)
+	}
+	return b
+}
+
+// ConfigureRequest
+func decodeConfigureRequest(b []byte) (category, name string, settings []byte, err error) {
+	f := newFields(b)
+	for f.next() {
+		switch f.num {
+		case 1:
+			category = f.str()
+		case 2:
+			name = f.str()
+		case 3:
+			settings = f.bytes()
+		}
+	}
+	return category, name, settings, f.err
 }
 
 func appendEndpointMetadata(b []byte, m *sdk.EndpointMetadata) []byte {

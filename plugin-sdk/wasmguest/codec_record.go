@@ -31,6 +31,12 @@ func decodeRunInfo(b []byte) (sdk.RunInfo, error) {
 				r.Goodput = map[string]float64{}
 			}
 			r.Goodput[k] = v
+		case 4:
+			r.Models = append(r.Models, f.str())
+		case 5:
+			r.Seed = f.int64()
+		case 6:
+			r.ArtifactDir = f.str()
 		}
 	}
 	return r, f.err

@@ -68,7 +68,8 @@ func TestDecodeParsedRecordMatchesPluginpb(t *testing.T) {
 func TestDecodeRunInfoAndDatasetRequests(t *testing.T) {
 	info := sdk.RunInfo{Endpoint: sdk.EndpointMetadata{EndpointPath: "/v1/chat", StreamingPath: "/s", ServiceKind: "openai",
 		SupportsStreaming: true, ProducesTokens: true, TokenizesInput: true, MetricsTitle: "LLM"},
-		Streaming: true, Goodput: map[string]float64{"time_to_first_token": 150, "request_latency": 2000.5}}
+		Streaming: true, Goodput: map[string]float64{"time_to_first_token": 150, "request_latency": 2000.5},
+		Models: []string{"m1", "", "m3"}, Seed: -7, ArtifactDir: "/tmp/artifacts"}
 	gotInfo, err := decodeRunInfo(marshal(t, pluginpb.FromRunInfo(info)))
 	if err != nil || !reflect.DeepEqual(gotInfo, info) {
 		t.Fatalf("RunInfo: %+v, %v; want %+v", gotInfo, err, info)
@@ -76,11 +77,19 @@ func TestDecodeRunInfoAndDatasetRequests(t *testing.T) {
 
 	opts := sdk.DatasetOptions{Models: []string{"a", "b"}, NumEntries: 100, InputTokensMean: 550, InputTokensStddev: 1.5,
 		OutputTokensMean: 64, OutputTokensStddev: 2.5, RandomSeed: -42, InputFile: "/data/t.jsonl",
-		CustomDatasetType: "mooncake_trace", BlockSize: 512}
+		CustomDatasetType: "mooncake_trace"}
 	path, gotOpts, err := decodeLoadDatasetRequest(marshal(t, &pluginpb.LoadDatasetRequest{Path: "/data/t.jsonl",
 		Options: pluginpb.FromDatasetOptions(opts)}))
 	if err != nil || path != "/data/t.jsonl" || !reflect.DeepEqual(gotOpts, opts) {
 		t.Fatalf("LoadDatasetRequest: %q %+v %v", path, gotOpts, err)
+	}
+	// A block_size on the wire (field 10, from an older host) is skipped: it
+	// is the mooncake_trace loader's own setting now.
+	withBlock := pluginpb.FromDatasetOptions(opts)
+	withBlock.BlockSize = 512
+	_, gotOpts, err = decodeLoadDatasetRequest(marshal(t, &pluginpb.LoadDatasetRequest{Path: "/data/t.jsonl", Options: withBlock}))
+	if err != nil || !reflect.DeepEqual(gotOpts, opts) {
+		t.Fatalf("LoadDatasetRequest with block_size: %+v %v; want %+v", gotOpts, err, opts)
 	}
 	p, err := decodeCanLoadRequest(marshal(t, &pluginpb.CanLoadRequest{Path: "/x.jsonl"}))
 	if err != nil || p != "/x.jsonl" {
@@ -132,5 +141,44 @@ func TestEncodeProcessRecordResponseMatchesPluginpb(t *testing.T) {
 	}
 	if back := pluginpb.ToMetricValues(got.Values); !reflect.DeepEqual(back, values) {
 		t.Fatalf("round trip %+v, want %+v", back, values)
+	}
+}
+
+// The guest's hand-written encoder must write what pluginpb reads.
+func TestEncodeDescribeMetricsMatchesPluginpb(t *testing.T) {
+	specs := []sdk.MetricSpec{
+		{Tag: "answer_characters", Header: "Answer Characters", ShortHeader: "Chars", Unit: "characters", Integer: true},
+		{Tag: "gaps", Header: "Gaps", Unit: "ns", DisplayUnit: "ms", List: true, DisplayOrder: -3,
+			Flags: sdk.FlagStreamingTokensOnly | sdk.FlagPercentileIncludesFailedRequests, Requires: []string{"a", "", "b"}},
+		{Tag: "rate", Header: "Rate", Unit: "tokens/sec", Flags: sdk.FlagLargerIsBetter, DisplayOrder: 1 << 30},
+	}
+	var got pluginpb.DescribeResponse
+	b := appendDescribeResponse(nil, &describeInfo{name: "n"}, []string{"record_processor"}, nil, fixedMetrics(specs))
+	if err := proto.Unmarshal(b, &got); err != nil {
+		t.Fatal(err)
+	}
+	if back := pluginpb.ToMetricSpecs(got.Metrics); !reflect.DeepEqual(back, specs) {
+		t.Fatalf("round trip:\n got %+v\nwant %+v", back, specs)
+	}
+	want := &pluginpb.DescribeResponse{ApiVersion: sdk.APIVersion, Name: "n", Categories: []string{"record_processor"},
+		Metrics: pluginpb.FromMetricSpecs(specs)}
+	if !proto.Equal(&got, want) {
+		t.Fatalf("Describe = %v, want %v", &got, want)
+	}
+}
+
+type fixedMetrics []sdk.MetricSpec
+
+func (f fixedMetrics) Metrics() []sdk.MetricSpec                           { return f }
+func (fixedMetrics) Process(*sdk.ParsedRecord) (*sdk.RecordMetrics, error) { return nil, nil }
+
+func TestDecodeConfigureRequestMatchesPluginpb(t *testing.T) {
+	in := &pluginpb.ConfigureRequest{Category: "record_processor", Name: "words", ConfigJson: []byte(`{"min":1}`)}
+	category, name, settings, err := decodeConfigureRequest(marshal(t, in))
+	if err != nil || category != "record_processor" || name != "words" || string(settings) != `{"min":1}` {
+		t.Fatalf("decoded %q %q %q, %v", category, name, settings, err)
+	}
+	if _, _, _, err := decodeConfigureRequest([]byte{0x0a, 0x05, 'a'}); err == nil {
+		t.Fatal("truncated request decoded")
 	}
 }

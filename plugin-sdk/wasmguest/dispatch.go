@@ -4,6 +4,8 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
+	"slices"
+	"strings"
 
 	sdk "github.com/aiperf-go/aiperf/plugin-sdk"
 )
@@ -14,7 +16,23 @@ func notImplemented(m Method) error { return fmt.Errorf("method %s not implement
 func (s *server) dispatch(m Method, req, buf []byte) ([]byte, error) {
 	switch m {
 	case MethodDescribe:
-		return appendDescribeResponse(buf, &s.info, s.categories(), s.ep), nil
+		return appendDescribeResponse(buf, &s.info, s.categories(), s.ep, s.proc), nil
+	case MethodConfigure:
+		category, name, settings, err := decodeConfigureRequest(req)
+		if err != nil {
+			return nil, fmt.Errorf("decode ConfigureRequest: %w", err)
+		}
+		if cats := s.categories(); !slices.Contains(cats, category) {
+			return nil, fmt.Errorf("this plugin does not implement category %q (it implements: %s)", category, strings.Join(cats, ", "))
+		}
+		if err := configure(s.impl, category+"."+name, settings); err != nil {
+			return nil, err
+		}
+		// Without an Init call in the protocol, settings are validated here.
+		if s.validator != nil && s.proc == nil {
+			return buf, s.validator.Validate()
+		}
+		return buf, nil
 	case MethodFormatPayload:
 		if s.ep == nil {
 			return nil, notImplemented(m)
@@ -45,7 +63,15 @@ func (s *server) dispatch(m Method, req, buf []byte) ([]byte, error) {
 		if err != nil {
 			return nil, fmt.Errorf("decode RunInfo: %w", err)
 		}
-		return buf, s.proc.Init(info)
+		if s.initializer != nil {
+			if err := s.initializer.Init(context.Background(), info); err != nil {
+				return nil, err
+			}
+		}
+		if s.validator != nil {
+			return buf, s.validator.Validate()
+		}
+		return buf, nil
 	case MethodProcessRecord:
 		if s.proc == nil {
 			return nil, notImplemented(m)

@@ -42,10 +42,33 @@
 //	6 CanLoad              CanLoadRequest     -> CanLoadResponse
 //	7 LoadDataset          LoadDatasetRequest -> LoadDatasetResponse
 //	8 Export               ExportRequest      -> ExportResponse
+//	9 Configure            ConfigureRequest   -> Empty
 //
 // A method the plugin does not implement returns the error "method X not
 // implemented by plugin"; a panic inside the plugin is recovered into the
 // call's error (and its stack written to stderr).
+//
+// # Lifecycle
+//
+// The optional lifecycle every plugin shares (plugin-sdk/lifecycle.go) maps
+// onto the methods as follows:
+//
+//   - sdk.Configurable: Configure carries one manifest entry's settings (a
+//     JSON object), sent only when the entry has settings, before Init;
+//     they are decoded with sdk.DecodeConfig into PluginConfig(), so an
+//     unknown key is refused. A plugin that is not Configurable refuses
+//     non-empty settings ("plugin record_processor.x takes no settings").
+//   - sdk.Initializer: called by InitRecordProcessor, the protocol's only
+//     Init call (a record processor without Init accepts it as a no-op).
+//   - sdk.Validator: called after Init for a record processor, otherwise at
+//     the end of Configure.
+//   - io.Closer is never called: the host discards instances.
+//
+// The host replays Configure and Init, in their order, on every instance it
+// creates, so each instance holds the same settings and run info. Describe
+// asks the plugin for its endpoint metadata and metrics on every call; the
+// host describes the plugin again after Configure and Init, so both may
+// depend on the settings.
 //
 // # Sandbox
 //

@@ -16,6 +16,7 @@ const (
 	MethodCanLoad             Method = 6 // CanLoadRequest -> CanLoadResponse
 	MethodLoadDataset         Method = 7 // LoadDatasetRequest -> LoadDatasetResponse
 	MethodExport              Method = 8 // ExportRequest -> ExportResponse
+	MethodConfigure           Method = 9 // ConfigureRequest -> Empty
 )
 
 var methodNames = [...]string{
@@ -27,6 +28,7 @@ var methodNames = [...]string{
 	MethodCanLoad:             "CanLoad",
 	MethodLoadDataset:         "LoadDataset",
 	MethodExport:              "Export",
+	MethodConfigure:           "Configure",
 }
 
 // String returns the gRPC method name ("ProcessRecord"), or "method N".

@@ -12,11 +12,15 @@ import (
 // instance is single-threaded, so it needs no locking.
 type server struct {
 	info   describeInfo
+	impl   any
 	ep     sdk.Endpoint
 	parser sdk.RecordParser
 	proc   sdk.RecordProcessor
 	loader sdk.CustomDatasetLoader
 	exp    sdk.DataExporter
+
+	initializer sdk.Initializer
+	validator   sdk.Validator
 
 	payload []byte // response message of the current call, reused
 	out     []byte // encoded WasmResult of the current call, reused
@@ -31,12 +35,15 @@ var current *server
 // reactor module's main is never run. impl implements one or more category
 // interfaces (sdk.Endpoint, optionally sdk.RecordParser; sdk.RecordProcessor;
 // sdk.CustomDatasetLoader; sdk.DataExporter); Describe reports each of them.
+// impl may also implement the optional lifecycle (sdk.Configurable,
+// sdk.Initializer, sdk.Validator); the package documentation says when
+// each is called.
 func Register(impl any, opts ...Option) {
 	current = newServer(impl, opts...)
 }
 
 func newServer(impl any, opts ...Option) *server {
-	s := &server{}
+	s := &server{impl: impl}
 	for _, o := range opts {
 		o(&s.info)
 	}
@@ -45,6 +52,8 @@ func newServer(impl any, opts ...Option) *server {
 	s.proc, _ = impl.(sdk.RecordProcessor)
 	s.loader, _ = impl.(sdk.CustomDatasetLoader)
 	s.exp, _ = impl.(sdk.DataExporter)
+	s.initializer, _ = impl.(sdk.Initializer)
+	s.validator, _ = impl.(sdk.Validator)
 	return s
 }
 

@@ -39,7 +39,11 @@ func (textEndpoint) ParseResponse(data []byte) (sdk.ParsedResponse, error) {
 // lengthProcessor reports the answer length; it panics on a "boom" prompt.
 type lengthProcessor struct{ initErr error }
 
-func (p lengthProcessor) Init(sdk.RunInfo) error { return p.initErr }
+func (lengthProcessor) Metrics() []sdk.MetricSpec {
+	return []sdk.MetricSpec{{Tag: "answer_len", Header: "Answer Length", Unit: "bytes", Integer: true}}
+}
+
+func (p lengthProcessor) Init(context.Context, sdk.RunInfo) error { return p.initErr }
 
 func (lengthProcessor) Process(rec *sdk.ParsedRecord) (*sdk.RecordMetrics, error) {
 	if rec.InputText == "boom" {
@@ -59,19 +63,31 @@ func call(t *testing.T, s *server, m Method, req proto.Message, resp proto.Messa
 	if req != nil {
 		in = marshal(t, req)
 	}
+	return decodeResult(t, serve(s, m, in), resp)
+}
+
+// decodeResult reads a WasmResult with pluginpb: the plugin's error, or the
+// payload decoded into resp (nil to ignore it).
+func decodeResult(t *testing.T, result []byte, resp proto.Message) error {
+	t.Helper()
 	var res pluginpb.WasmResult
-	if err := proto.Unmarshal(serve(s, m, in), &res); err != nil {
-		t.Fatalf("%s: result is not a WasmResult: %v", m, err)
+	if err := proto.Unmarshal(result, &res); err != nil {
+		t.Fatalf("result is not a WasmResult: %v", err)
 	}
 	if res.Error != "" {
 		return errors.New(res.Error)
 	}
 	if resp != nil {
 		if err := proto.Unmarshal(res.Payload, resp); err != nil {
-			t.Fatalf("%s: payload: %v", m, err)
+			t.Fatalf("payload: %v", err)
 		}
 	}
 	return nil
+}
+
+func resultError(t *testing.T, result []byte) error {
+	t.Helper()
+	return decodeResult(t, result, nil)
 }
 
 func TestDescribeReportsCategoriesAndMetadata(t *testing.T) {
@@ -86,7 +102,8 @@ func TestDescribeReportsCategoriesAndMetadata(t *testing.T) {
 	}
 	want := &pluginpb.DescribeResponse{ApiVersion: sdk.APIVersion, Name: "demo", Version: "1.2.3", Description: "a demo",
 		Categories: []string{"endpoint", "record_processor"},
-		Endpoint:   pluginpb.FromEndpointMetadata(textEndpoint{}.Metadata())}
+		Endpoint:   pluginpb.FromEndpointMetadata(textEndpoint{}.Metadata()),
+		Metrics:    pluginpb.FromMetricSpecs(lengthProcessor{}.Metrics())}
 	if !proto.Equal(&got, want) {
 		t.Fatalf("Describe = %v, want %v", &got, want)
 	}

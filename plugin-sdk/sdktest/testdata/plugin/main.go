@@ -3,11 +3,13 @@
 package main
 
 import (
+	"context"
 	"fmt"
 	"os"
 
 	sdk "github.com/aiperf-go/aiperf/plugin-sdk"
 	"github.com/aiperf-go/aiperf/plugin-sdk/grpcplugin"
+	"github.com/aiperf-go/aiperf/plugin-sdk/pluginpb"
 	"github.com/aiperf-go/aiperf/plugin-sdk/sdktest/internal/fixtures"
 	"github.com/hashicorp/go-plugin"
 )
@@ -36,8 +38,7 @@ func main() {
 			fmt.Fprintln(os.Stderr, err)
 			os.Exit(1)
 		}
-		plugin.Serve(&plugin.ServeConfig{HandshakeConfig: grpcplugin.Handshake,
-			Plugins: plugin.PluginSet{grpcplugin.PluginName: &grpcplugin.GRPCPlugin{Impl: srv}}, GRPCServer: grpcplugin.NewGRPCServer})
+		serveRaw(srv)
 		return
 	case "endpoint-exits":
 		// go-plugin replaces os.Stderr with a pipe forwarded over gRPC, which
@@ -51,9 +52,45 @@ func main() {
 		impl = &fixtures.Endpoint{Fault: fixtures.EPNoServiceKind}
 	case "processor-nan":
 		impl = &fixtures.Processor{Fault: fixtures.RPNaNWithoutTokens}
+	case "processor-no-metrics":
+		impl = &fixtures.Processor{Fault: fixtures.RPNoMetrics}
+	case "processor-undeclared-tag":
+		impl = &fixtures.Processor{Fault: fixtures.RPUndeclaredTag}
+	case "processor-accepts-unknown-settings":
+		impl = &fixtures.Processor{Fault: fixtures.CFAcceptsUnknownKeys}
+	case "loader-only":
+		// No settings: Configure must refuse any and accept none.
+		impl = &fixtures.Loader{}
+	case "exporter-declares-metrics":
+		// A hand-written server (as a non-Go plugin might have) whose
+		// Describe declares metrics without serving record_processor.
+		srv, err := grpcplugin.NewServer(&fixtures.Exporter{})
+		if err != nil {
+			fmt.Fprintln(os.Stderr, err)
+			os.Exit(1)
+		}
+		serveRaw(metricsDescriber{srv})
+		return
 	default:
 		fmt.Fprintf(os.Stderr, "unknown SDKTEST_PLUGIN_MODE %q\n", mode)
 		os.Exit(2)
 	}
 	grpcplugin.Serve(impl, append(opts, grpcplugin.WithName("sdktest-"+mode))...)
+}
+
+// metricsDescriber adds a metric to every Describe answer.
+type metricsDescriber struct{ *grpcplugin.Server }
+
+func (m metricsDescriber) Describe(ctx context.Context, req *pluginpb.DescribeRequest) (*pluginpb.DescribeResponse, error) {
+	d, err := m.Server.Describe(ctx, req)
+	if err == nil {
+		d.Metrics = append(d.Metrics, &pluginpb.MetricSpec{Tag: "stray", Header: "Stray", Unit: "count"})
+	}
+	return d, err
+}
+
+// serveRaw serves a hand-made Plugin service the way grpcplugin.Serve does.
+func serveRaw(srv pluginpb.PluginServer) {
+	plugin.Serve(&plugin.ServeConfig{HandshakeConfig: grpcplugin.Handshake,
+		Plugins: plugin.PluginSet{grpcplugin.PluginName: &grpcplugin.GRPCPlugin{Impl: srv}}, GRPCServer: grpcplugin.NewGRPCServer})
 }
