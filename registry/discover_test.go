@@ -194,7 +194,7 @@ func TestExternalManifestRules(t *testing.T) {
 		{"duplicate after normalization", extManifest("my-ep", 0, "") + "  My_Ep:\n    kind: grpc\n    path: ./q\n    api_version: 1\n    description: d\n",
 			`m.yaml:8: endpoint.My_Ep: duplicate plugin name: normalizes to "my_ep", already declared at line 2`, CheckNames},
 		{"unknown field", "endpoint:\n  typo:\n    kind: grpc\n    path: ./p\n    api_verison: 1\n",
-			`m.yaml:5: endpoint.typo: unknown field "api_verison" (valid: api_version, description, grants, kind, limits, metadata, path, priority, sha256)`, CheckSchema},
+			`m.yaml:5: endpoint.typo: unknown field "api_verison" (valid: api_version, config, description, grants, kind, limits, metadata, path, priority, sha256)`, CheckSchema},
 		{"unknown nested field", "endpoint:\n  lim:\n    kind: wasm\n    path: ./p\n    api_version: 1\n    limits:\n      memory: 64\n",
 			`m.yaml:7: endpoint.lim: limits: unknown field "memory" (valid: call_timeout_ms, memory_mb)`, CheckSchema},
 		{"entry not a mapping", "endpoint:\n  flat: grpc\n", "m.yaml:2: endpoint.flat: entry must be a mapping", CheckSchema},

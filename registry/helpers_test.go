@@ -26,10 +26,10 @@ func writeFile(t testing.TB, dir, rel, content string, mode os.FileMode) string 
 // under test can fail.
 func completeBuiltins(t testing.TB) (Builtins, *Manifest) {
 	t.Helper()
-	b := Builtins{}
+	var b Builtins
 	src := "schema_version: \"1.0\"\n"
 	for _, c := range sdk.Categories {
-		b[c.Name] = map[string]Constructor{"base": func() any { return &fakeChat{c.Name} }}
+		b = append(b, raw(c.Name, "base", func() any { return fake(c.Name) }))
 		src += c.Name + ":\n  base:\n    description: the " + c.Name + " builtin\n"
 	}
 	m := mustParse(t, src, "plugins.yaml (embedded)")

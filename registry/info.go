@@ -45,6 +45,7 @@ type PluginInfo struct {
 	Priority    int            `json:"priority"`
 	Description string         `json:"description"`
 	Metadata    map[string]any `json:"metadata,omitempty"`
+	Config      map[string]any `json:"config,omitempty"`
 	Limits      *Limits        `json:"limits,omitempty"`
 	Grants      *Grants        `json:"grants,omitempty"`
 }
@@ -121,7 +122,7 @@ func (r *Registry) Info(e *Entry) PluginInfo {
 	p := PluginInfo{
 		Type: e.Name, Category: e.Category, Kind: e.Kind, Package: r.PackageOf(e), Source: e.Source,
 		Path: e.ResolvedPath(), SHA256: e.SHA256, APIVersion: entryAPIVersion(e), Priority: e.Priority,
-		Description: e.Description, Metadata: e.Metadata,
+		Description: e.Description, Metadata: e.Metadata, Config: e.Config,
 	}
 	if e.Limits != (Limits{}) {
 		l := e.Limits

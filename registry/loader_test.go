@@ -3,6 +3,7 @@ package registry
 import (
 	"context"
 	"errors"
+	sdk "github.com/aiperf-go/aiperf/plugin-sdk"
 	"strings"
 	"testing"
 )
@@ -36,8 +37,9 @@ func TestExternalKindsGoThroughTheirLoader(t *testing.T) {
 	}
 	l := &recordingLoader{}
 	r.SetLoader(KindGRPC, l)
-	v, err := Get[*fakeChat](r, "endpoint", "textgen")
-	if err != nil || v.id != "external:textgen" || l.loads != 1 {
+	ep, err := Get(r, sdk.Endpoints, "textgen")
+	v, _ := ep.(*fakeChat)
+	if err != nil || v == nil || v.id != "external:textgen" || l.loads != 1 {
 		t.Fatalf("Get = %v, %v (loads %d)", v, err, l.loads)
 	}
 	if got := m.Entries[0].ResolvedPath(); got != "/opt/plugins/plugin" {

@@ -30,9 +30,13 @@ type Entry struct {
 	Description string         `yaml:"description"`
 	Priority    int            `yaml:"priority"`
 	Metadata    map[string]any `yaml:"metadata"`
-	Path        string         `yaml:"path"`
-	SHA256      string         `yaml:"sha256"`
-	APIVersion  int            `yaml:"api_version"`
+	// Config holds the plugin's own settings (sdk.Configurable); flags and
+	// --plugin-config values override them. Keys are checked strictly by
+	// the plugin host before the run.
+	Config     map[string]any `yaml:"config"`
+	Path       string         `yaml:"path"`
+	SHA256     string         `yaml:"sha256"`
+	APIVersion int            `yaml:"api_version"`
 	// Source names the manifest the entry came from, for messages.
 	Source string `yaml:"-"`
 	// Dir is the manifest's directory: a relative Path is resolved from it.
@@ -133,11 +137,9 @@ func (e *ManifestError) Error() string {
 
 func (e *ManifestError) Unwrap() error { return e.Err }
 
-// Normalize turns a user-supplied plugin name into its registry key:
-// lowercase, with '-' replaced by '_' (so my-endpoint == my_endpoint).
-func Normalize(name string) string {
-	return strings.ReplaceAll(strings.ToLower(strings.TrimSpace(name)), "-", "_")
-}
+// Normalize turns a user-supplied plugin name into its registry key
+// (sdk.NormalizeName: lowercase, '-' -> '_').
+func Normalize(name string) string { return sdk.NormalizeName(name) }
 
 // ParseManifest parses a manifest. source names it in error messages. Unknown
 // fields inside an entry are rejected so a typo cannot silently disable a

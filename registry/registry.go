@@ -8,14 +8,10 @@ import (
 	"context"
 	"errors"
 	"fmt"
-	"strconv"
 	"strings"
 
 	sdk "github.com/aiperf-go/aiperf/plugin-sdk"
 )
-
-// Constructor builds a new instance of a built-in plugin.
-type Constructor func() any
 
 // Loader instantiates external plugins of one kind (grpc, wasm). The value
 // it returns implements the category interface of e.Category, so callers
@@ -26,8 +22,45 @@ type Loader interface {
 	Close() error
 }
 
-// Builtins maps category -> name -> constructor.
-type Builtins map[string]map[string]Constructor
+// Factory builds one built-in plugin: its category, its name, and a
+// constructor typed by the category's interface, so a factory whose value
+// does not implement the category does not compile.
+type Factory struct {
+	Category string
+	Name     string
+	build    func() any
+}
+
+// Provide binds a typed constructor to (category, name). The distribution
+// (cmd/aiperf) lists one Provide per built-in.
+func Provide[T any](c sdk.CategoryOf[T], name string, ctor func() T) Factory {
+	return Factory{Category: c.Name, Name: name, build: func() any { return ctor() }}
+}
+
+// New builds a fresh instance.
+func (f Factory) New() any { return f.build() }
+
+// Builtins are the built-in plugins a binary carries, in any order.
+type Builtins []Factory
+
+// index maps category -> name -> factory; duplicates are kept for
+// builtinProblems to report.
+func (b Builtins) index() (map[string]map[string]Factory, []string) {
+	out := map[string]map[string]Factory{}
+	var dups []string
+	for _, f := range b {
+		byName := out[f.Category]
+		if byName == nil {
+			byName = map[string]Factory{}
+			out[f.Category] = byName
+		}
+		if _, dup := byName[f.Name]; dup {
+			dups = append(dups, f.Category+"."+f.Name)
+		}
+		byName[f.Name] = f
+	}
+	return out, dups
+}
 
 // Registry holds the resolved plugin entries.
 type Registry struct {
@@ -38,7 +71,9 @@ type Registry struct {
 	// which "many" categories run (e.g. the metrics table before the error
 	// summary).
 	order    map[string][]string
-	builtins Builtins
+	builtins map[string]map[string]Factory
+	// builtinDups are factories given twice; ValidateAll reports them.
+	builtinDups []string
 	// manifests are every manifest given, in registration order; bySource
 	// finds an entry's manifest.
 	manifests []*Manifest
@@ -91,12 +126,14 @@ func NewLenient(builtins Builtins, manifests []*Manifest, broken ...error) *Regi
 }
 
 func newRegistry(builtins Builtins) *Registry {
+	idx, dups := builtins.index()
 	return &Registry{
-		entries:  map[string]map[string]*Entry{},
-		order:    map[string][]string{},
-		builtins: builtins,
-		bySource: map[string]*Manifest{},
-		rejected: map[*Entry]bool{},
+		entries:     map[string]map[string]*Entry{},
+		order:       map[string][]string{},
+		builtins:    idx,
+		builtinDups: dups,
+		bySource:    map[string]*Manifest{},
+		rejected:    map[*Entry]bool{},
 	}
 }
 
@@ -118,16 +155,9 @@ func (r *Registry) add(e *Entry) error {
 		return &ManifestError{Source: e.Source, Line: e.line, Check: CheckKinds,
 			Err: fmt.Errorf("%s.%s: unknown plugin category %q; valid categories: %s", e.Category, e.Name, e.Category, strings.Join(CategoryNames(), ", "))}
 	}
-	if e.Kind != KindBuiltin && !kindAllowed(cat.Name, e.Kind) {
-		msg := fmt.Sprintf("category %s accepts only builtin plugins (the plugin protocol has no calls for it in API v%s)", e.Category, strconv.Itoa(sdk.APIVersion))
-		switch {
-		case cat.BuiltinOnly:
-			msg = fmt.Sprintf("category %s accepts only builtin plugins (it runs inside the timed window)", e.Category)
-		case len(AllowedKinds(cat.Name)) > 1:
-			msg = fmt.Sprintf("category %s accepts %s plugins", e.Category, kindList(AllowedKinds(cat.Name)))
-		}
+	if !cat.Accepts(string(e.Kind)) {
 		return &ManifestError{Source: e.Source, Line: e.line, Check: CheckKinds,
-			Err: fmt.Errorf("%s.%s: kind %s not allowed: %s", e.Category, e.Name, e.Kind, msg)}
+			Err: fmt.Errorf("%s.%s: kind %s not allowed: %s", e.Category, e.Name, e.Kind, refusal(cat))}
 	}
 	byName := r.entries[e.Category]
 	if byName == nil {
@@ -201,11 +231,11 @@ func (r *Registry) Instantiate(category, name string) (any, error) {
 	}
 	switch e.Kind {
 	case KindBuiltin:
-		ctor := r.builtins[e.Category][e.Name]
-		if ctor == nil {
+		f, ok := r.builtins[e.Category][e.Name]
+		if !ok {
 			return nil, fmt.Errorf("%s: builtin %s.%s has no implementation in this binary", e.Source, e.Category, e.Name)
 		}
-		return ctor(), nil
+		return f.New(), nil
 	default:
 		if e.APIVersion != sdk.APIVersion {
 			return nil, fmt.Errorf("%s: %s", e.Where(), apiVersionMismatch(e.APIVersion))
@@ -241,29 +271,47 @@ func (r *Registry) Close() error {
 	return errors.Join(errs...)
 }
 
-// Get instantiates a plugin and checks it implements the category interface T.
-func Get[T any](r *Registry, category, name string) (T, error) {
+// Get instantiates a plugin of category c by (un-normalized) name, typed by
+// the category's interface.
+func Get[T any](r *Registry, c sdk.CategoryOf[T], name string) (T, error) {
 	var zero T
-	v, err := r.Instantiate(category, name)
+	v, err := r.Instantiate(c.Name, name)
 	if err != nil {
 		return zero, err
 	}
 	t, ok := v.(T)
 	if !ok {
-		return zero, fmt.Errorf("plugin %s.%s (%T) does not implement the %s interface", category, Normalize(name), v, category)
+		return zero, fmt.Errorf("plugin %s.%s does not implement %s", c.Name, Normalize(name), c.InterfaceName())
 	}
 	return t, nil
 }
 
+// Named is an instantiated plugin with its registry identity, so every
+// message about it can name it (category.name).
+type Named[T any] struct {
+	Category, Name string
+	Plugin         T
+}
+
+// ID is "category.name".
+func (n Named[T]) ID() string { return n.Category + "." + n.Name }
+
 // All instantiates every plugin of a category, in declaration order.
-func All[T any](r *Registry, category string) ([]T, error) {
-	var out []T
-	for _, n := range r.Names(category) {
-		t, err := Get[T](r, category, n)
+func All[T any](r *Registry, c sdk.CategoryOf[T]) ([]Named[T], error) {
+	var out []Named[T]
+	for _, n := range r.Names(c.Name) {
+		t, err := Get(r, c, n)
 		if err != nil {
 			return nil, err
 		}
-		out = append(out, t)
+		out = append(out, Named[T]{Category: c.Name, Name: n, Plugin: t})
 	}
 	return out, nil
+}
+
+// ConfigSink is implemented by adapters of external plugins: they deliver
+// the plugin entry's settings (a JSON object) over the plugin protocol
+// (Configure) instead of decoding them in process.
+type ConfigSink interface {
+	Configure(ctx context.Context, configJSON []byte) error
 }

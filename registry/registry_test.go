@@ -1,6 +1,7 @@
 package registry
 
 import (
+	sdk "github.com/aiperf-go/aiperf/plugin-sdk"
 	"strings"
 	"testing"
 )
@@ -17,15 +18,11 @@ ui:
     description: nothing
 `
 
-type fakeChat struct{ id string }
-
 func builtins() Builtins {
 	return Builtins{
-		"endpoint": {
-			"chat":        func() any { return &fakeChat{"chat"} },
-			"my_endpoint": func() any { return &fakeChat{"mine"} },
-		},
-		"ui": {"none": func() any { return &fakeChat{"ui"} }},
+		Provide(sdk.Endpoints, "chat", func() sdk.Endpoint { return &fakeChat{"chat"} }),
+		Provide(sdk.Endpoints, "my_endpoint", func() sdk.Endpoint { return &fakeChat{"mine"} }),
+		Provide(sdk.UIs, "none", func() sdk.UI { return fakeUI{} }),
 	}
 }
 
@@ -44,11 +41,11 @@ func TestResolveNormalizesNames(t *testing.T) {
 		t.Fatal(err)
 	}
 	for _, name := range []string{"my-endpoint", "MY_ENDPOINT", "My-Endpoint"} {
-		v, err := Get[*fakeChat](r, "endpoint", name)
+		ep, err := Get(r, sdk.Endpoints, name)
 		if err != nil {
 			t.Fatalf("Get(%q): %v", name, err)
 		}
-		if v.id != "mine" {
+		if v := ep.(*fakeChat); v.id != "mine" {
 			t.Fatalf("Get(%q) = %q", name, v.id)
 		}
 	}
@@ -124,7 +121,7 @@ func TestBuiltinOnlyCategoryRefusesExternal(t *testing.T) {
 
 func TestValidateFindsUndeclaredAndMissing(t *testing.T) {
 	b := builtins()
-	b["ui"]["simple"] = func() any { return nil }
+	b = append(b, raw("ui", "simple", func() any { return fakeUI{} }), raw("ui", "none", func() any { return fakeUI{} }))
 	m := mustParse(t, testManifest+"  ghost:\n    description: no impl\n", "plugins.yaml")
 	r, err := New(b, m)
 	if err != nil {

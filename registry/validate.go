@@ -2,6 +2,7 @@ package registry
 
 import (
 	"context"
+	"encoding/json"
 	"errors"
 	"fmt"
 	"sort"
@@ -152,7 +153,7 @@ func (r *Registry) liveCheck(ctx context.Context, e *Entry, timeout time.Duratio
 	}
 	iface, ok := implementsCategory(e.Category, res.v)
 	if !ok {
-		return fail("loaded value %T does not implement %s", res.v, iface)
+		return fail("the loaded plugin does not implement %s", iface)
 	}
 	detail := label + ": loaded"
 	if iface != "" {
@@ -203,9 +204,30 @@ func (r *Registry) builtinProblems() []error {
 			continue
 		}
 		declared[e.Category+"."+e.Name] = true
-		if r.builtins[e.Category][e.Name] == nil {
+		f, ok := r.builtins[e.Category][e.Name]
+		if !ok {
 			errs = append(errs, fmt.Errorf("%s: builtin %s.%s has no implementation", e.Source, e.Category, e.Name))
+			continue
 		}
+		v := f.New()
+		if cat, known := sdk.LookupCategory(e.Category); known && !cat.Implements(v) {
+			errs = append(errs, fmt.Errorf("%s: builtin %s.%s does not implement %s", e.Source, e.Category, e.Name, cat.InterfaceName()))
+		}
+		// The manifest's settings must decode into the plugin's own, as the
+		// run will do (unknown keys, wrong types).
+		if len(e.Config) > 0 {
+			id := e.Category + "." + e.Name
+			data, err := json.Marshal(e.Config)
+			if err == nil {
+				err = sdk.ApplyConfig(v, id, data)
+			}
+			if err != nil {
+				errs = append(errs, fmt.Errorf("%s:%d: %s: config: %w", e.Source, e.line, id, err))
+			}
+		}
+	}
+	for _, d := range r.builtinDups {
+		errs = append(errs, fmt.Errorf("built-in %s is provided twice", d))
 	}
 	var undeclared []string
 	for cat, byName := range r.builtins {

@@ -193,7 +193,7 @@ func TestValidateAllLiveLoads(t *testing.T) {
 	}
 	want := []string{
 		"(OK) Live load: endpoint.good (grpc, " + p + "): loaded, implements sdk.Endpoint",
-		"(FAIL) Live load: endpoint.wrong (grpc, " + p + "): loaded value string does not implement sdk.Endpoint",
+		"(FAIL) Live load: endpoint.wrong (grpc, " + p + "): the loaded plugin does not implement sdk.Endpoint",
 		"(FAIL) Live load: endpoint.crash (grpc, " + p + "): plugin exited during handshake: exit status 2",
 		"(FAIL) Live load: endpoint.hang (grpc, " + p + "): no answer within 200ms: context deadline exceeded",
 		"(FAIL) Live load: endpoint.boom (grpc, " + p + "): loader panicked: nil map",
@@ -238,11 +238,11 @@ func TestInstantiateThroughLoader(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if _, err := Get[sdk.Endpoint](r, "endpoint", "good"); err == nil || !strings.Contains(err.Error(), "no loader for grpc plugins") {
+	if _, err := Get(r, sdk.Endpoints, "good"); err == nil || !strings.Contains(err.Error(), "no loader for grpc plugins") {
 		t.Fatalf("without a loader: err = %v", err)
 	}
 	r.SetLoader(KindGRPC, &fakeLoader{})
-	ep, err := Get[sdk.Endpoint](r, "endpoint", "GOOD")
+	ep, err := Get(r, sdk.Endpoints, "GOOD")
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -355,6 +355,43 @@ func TestKindsFollowTheLoaders(t *testing.T) {
 		}
 		if _, err := New(nil, m); err == nil || !strings.Contains(err.Error(), c.want) {
 			t.Errorf("err = %v, want %q", err, c.want)
+		}
+	}
+}
+
+type settingsRamp struct {
+	fakeRamp
+	cfg struct {
+		Steps int `json:"steps"`
+	}
+}
+
+func (r *settingsRamp) PluginConfig() any { return &r.cfg }
+
+// A built-in's manifest config must decode into its settings, as a run
+// would decode it.
+func TestValidateChecksBuiltinConfig(t *testing.T) {
+	b := Builtins{
+		Provide(sdk.Ramps, "steps", func() sdk.Ramp { return &settingsRamp{} }),
+		Provide(sdk.Ramps, "plain", func() sdk.Ramp { return fakeRamp{} }),
+	}
+	m := mustParse(t, "ramp:\n  steps:\n    description: d\n    config:\n      stpes: 2\n"+
+		"  plain:\n    description: d\n    config:\n      steps: 1\n", "plugins.yaml")
+	r, err := New(b, m)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var msgs []string
+	for _, e := range r.builtinProblems() {
+		msgs = append(msgs, e.Error())
+	}
+	all := strings.Join(msgs, "\n")
+	for _, want := range []string{
+		`plugins.yaml:3: ramp.steps: config: unknown setting "stpes"`,
+		`plugins.yaml:7: ramp.plain: config: plugin ramp.plain takes no settings (got "steps")`,
+	} {
+		if !strings.Contains(all, want) {
+			t.Errorf("builtinProblems lacks %q in:\n%s", want, all)
 		}
 	}
 }

@@ -3,6 +3,7 @@ package grpcloader
 import (
 	"context"
 	"fmt"
+	"slices"
 
 	sdk "github.com/aiperf-go/aiperf/plugin-sdk"
 	"github.com/aiperf-go/aiperf/plugin-sdk/grpcplugin"
@@ -13,7 +14,7 @@ import (
 func newAdapter(category string, c *conn) (any, error) {
 	switch category {
 	case sdk.CategoryEndpoint:
-		return &Endpoint{conn: c, meta: pluginpb.ToEndpointMetadata(c.proc.desc.GetEndpoint())}, nil
+		return &Endpoint{conn: c}, nil
 	case sdk.CategoryRecordProcessor:
 		return &RecordProcessor{conn: c}, nil
 	case sdk.CategoryCustomDataset:
@@ -27,19 +28,18 @@ func newAdapter(category string, c *conn) (any, error) {
 // Endpoint is a gRPC endpoint plugin. ParseRecord makes one call per
 // record; ParseResponse (one unit) exists for the interface but costs a
 // whole round trip per call.
-type Endpoint struct {
-	*conn
-	meta sdk.EndpointMetadata
-}
+type Endpoint struct{ *conn }
 
 var (
-	_ sdk.Endpoint     = (*Endpoint)(nil)
-	_ sdk.RecordParser = (*Endpoint)(nil)
-	_ Described        = (*Endpoint)(nil)
+	_ sdk.Endpoint       = (*Endpoint)(nil)
+	_ sdk.RecordParser   = (*Endpoint)(nil)
+	_ Described          = (*Endpoint)(nil)
+	_ ExternalConfigurer = (*Endpoint)(nil)
 )
 
-// Metadata implements sdk.Endpoint (from Describe, no call).
-func (a *Endpoint) Metadata() sdk.EndpointMetadata { return a.meta }
+// Metadata implements sdk.Endpoint: the latest Describe answer (at load,
+// then after Configure), no call.
+func (a *Endpoint) Metadata() sdk.EndpointMetadata { return a.proc.current.Load().meta }
 
 // FormatPayload implements sdk.Endpoint.
 func (a *Endpoint) FormatPayload(req sdk.RequestInfo) ([]byte, error) {
@@ -116,21 +116,34 @@ type RecordProcessor struct{ *conn }
 
 var (
 	_ sdk.RecordProcessor = (*RecordProcessor)(nil)
+	_ sdk.Initializer     = (*RecordProcessor)(nil)
 	_ Described           = (*RecordProcessor)(nil)
+	_ ExternalConfigurer  = (*RecordProcessor)(nil)
 )
 
-// Init implements sdk.RecordProcessor.
-func (a *RecordProcessor) Init(info sdk.RunInfo) error {
+// Metrics implements sdk.RecordProcessor: the metrics the latest Describe
+// answer declares (at load, then after Configure and Init), no call.
+func (a *RecordProcessor) Metrics() []sdk.MetricSpec {
+	specs := slices.Clone(a.proc.current.Load().metrics)
+	for i := range specs {
+		specs[i].Requires = slices.Clone(specs[i].Requires)
+	}
+	return specs
+}
+
+// Init implements sdk.Initializer with the InitRecordProcessor call, then
+// describes the plugin again (its metrics may follow the run).
+func (a *RecordProcessor) Init(ctx context.Context, info sdk.RunInfo) error {
 	const method = "InitRecordProcessor"
 	if err := a.deadError(method); err != nil {
 		return err
 	}
-	ctx, cancel := a.callCtx(context.Background())
+	cctx, cancel := a.callCtx(ctx)
 	defer cancel()
-	if _, err := a.proc.rpc.InitRecordProcessor(ctx, pluginpb.FromRunInfo(info)); err != nil {
+	if _, err := a.proc.rpc.InitRecordProcessor(cctx, pluginpb.FromRunInfo(info)); err != nil {
 		return a.callError(method, err)
 	}
-	return nil
+	return a.redescribe(ctx)
 }
 
 // Process implements sdk.RecordProcessor.
@@ -157,6 +170,7 @@ type DatasetLoader struct{ *conn }
 var (
 	_ sdk.CustomDatasetLoader = (*DatasetLoader)(nil)
 	_ Described               = (*DatasetLoader)(nil)
+	_ ExternalConfigurer      = (*DatasetLoader)(nil)
 )
 
 // CanLoad implements sdk.CustomDatasetLoader. The interface has no error
@@ -200,8 +214,9 @@ func (a *DatasetLoader) Load(ctx context.Context, path string, opts sdk.DatasetO
 type DataExporter struct{ *conn }
 
 var (
-	_ sdk.DataExporter = (*DataExporter)(nil)
-	_ Described        = (*DataExporter)(nil)
+	_ sdk.DataExporter   = (*DataExporter)(nil)
+	_ Described          = (*DataExporter)(nil)
+	_ ExternalConfigurer = (*DataExporter)(nil)
 )
 
 // Export implements sdk.DataExporter; ec crosses as JSON (grpcplugin's

@@ -7,7 +7,6 @@ import (
 	"testing"
 
 	sdk "github.com/aiperf-go/aiperf/plugin-sdk"
-	"github.com/aiperf-go/aiperf/plugins/builtin/endpoint/chat"
 )
 
 // A typical streamed record: 19 token events and the final usage event,
@@ -18,17 +17,6 @@ func textgenRecord() []sdk.Response {
 		units = append(units, sdk.Response{PerfNs: int64(i + 1), Data: []byte(fmt.Sprintf(`{"delta":" word%d"}`, i))})
 	}
 	return append(units, sdk.Response{PerfNs: 20, Data: []byte(`{"done":true,"usage":{"input_tokens":550,"output_tokens":19}}`)})
-}
-
-func chatRecord() []sdk.Response {
-	const head = `{"id":"chatcmpl-1","object":"chat.completion.chunk","created":1700000000,"model":"Qwen/Qwen3-0.6B","choices":[`
-	units := make([]sdk.Response, 0, 20)
-	for i := range 19 {
-		units = append(units, sdk.Response{PerfNs: int64(i + 1),
-			Data: []byte(head + fmt.Sprintf(`{"index":0,"delta":{"content":" word%d"},"logprobs":null,"finish_reason":null}]}`, i))})
-	}
-	return append(units, sdk.Response{PerfNs: 20,
-		Data: []byte(head + `],"usage":{"prompt_tokens":550,"completion_tokens":19,"total_tokens":569}}`)})
 }
 
 var benchPrompt = strings.Repeat("Shall I compare thee to a summer's day? Thou art more lovely and more temperate. ", 30)
@@ -80,33 +68,6 @@ func BenchmarkGRPCParseRecordParallel(b *testing.B) {
 // BenchmarkGRPCFormatPayload: one FormatPayload round trip, ~550-token prompt.
 func BenchmarkGRPCFormatPayload(b *testing.B) {
 	ep := benchEndpoint(b)
-	req := benchRequest()
-	b.ReportAllocs()
-	for b.Loop() {
-		if _, err := ep.FormatPayload(req); err != nil {
-			b.Fatal(err)
-		}
-	}
-}
-
-// BenchmarkBuiltinChatParseRecord is the in-process baseline: the built-in
-// chat endpoint's ParseResponse over a 20-unit record.
-func BenchmarkBuiltinChatParseRecord(b *testing.B) {
-	ep := chat.New()
-	units := chatRecord()
-	b.ReportAllocs()
-	for b.Loop() {
-		for i := range units {
-			if _, err := ep.ParseResponse(units[i].Data); err != nil {
-				b.Fatal(err)
-			}
-		}
-	}
-}
-
-// BenchmarkBuiltinChatFormatPayload is the in-process baseline for formatting.
-func BenchmarkBuiltinChatFormatPayload(b *testing.B) {
-	ep := chat.New()
 	req := benchRequest()
 	b.ReportAllocs()
 	for b.Loop() {

@@ -4,6 +4,7 @@ import (
 	"context"
 	"os"
 	"path/filepath"
+	"reflect"
 	"strings"
 	"testing"
 	"time"
@@ -14,12 +15,32 @@ import (
 func TestRecordProcessorAdapter(t *testing.T) {
 	l, _ := newLoader(t, Options{})
 	rp := mustLoad[*RecordProcessor](t, l, entry(sdk.CategoryRecordProcessor, "tp", testPluginBin))
-	err := rp.Init(sdk.RunInfo{})
+	ctx := context.Background()
+	err := rp.Init(ctx, sdk.RunInfo{})
 	if err == nil || !strings.Contains(err.Error(), "plugin record_processor.tp: InitRecordProcessor: run info has no endpoint path") {
 		t.Fatalf("Init(empty) err = %v", err)
 	}
-	if err := rp.Init(sdk.RunInfo{Endpoint: sdk.EndpointMetadata{EndpointPath: "/v1/x"}, Streaming: true}); err != nil {
+	// The extended run info crosses: a seed without models is refused.
+	err = rp.Init(ctx, sdk.RunInfo{Endpoint: sdk.EndpointMetadata{EndpointPath: "/v1/x"}, Seed: 7})
+	if err == nil || !strings.Contains(err.Error(), "seed 7 without models") {
+		t.Fatalf("Init(seed, no models) err = %v", err)
+	}
+	if err := rp.Init(ctx, sdk.RunInfo{Endpoint: sdk.EndpointMetadata{EndpointPath: "/v1/x"}, Streaming: true,
+		Models: []string{"m"}, Seed: 7, ArtifactDir: t.TempDir()}); err != nil {
 		t.Fatal(err)
+	}
+	wantSpecs := []sdk.MetricSpec{
+		{Tag: "text_chars", Header: "Text Characters", Unit: "characters", Integer: true},
+		{Tag: "turn_index", Header: "Turn Index", Unit: "turns", Integer: true, DisplayOrder: -1},
+		{Tag: "streaming_on", Header: "Streaming On", Unit: "flag", List: true, Flags: sdk.FlagNoConsole, Requires: []string{"text_chars"}},
+	}
+	specs := rp.Metrics()
+	if !reflect.DeepEqual(specs, wantSpecs) {
+		t.Fatalf("Metrics = %+v\nwant %+v", specs, wantSpecs)
+	}
+	specs[2].Requires[0] = "mutated" // the caller's copy
+	if rp.Metrics()[2].Requires[0] != "text_chars" {
+		t.Error("Metrics returned the adapter's own slices")
 	}
 	rec := &sdk.ParsedRecord{Record: &sdk.RequestRecord{TurnIndex: 3}, InputTokens: intp(11),
 		Responses: []sdk.ParsedResponse{{Text: "abc"}, {Text: "defg"}}}

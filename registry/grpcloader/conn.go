@@ -6,17 +6,71 @@ import (
 	"log/slog"
 	"time"
 
+	"github.com/aiperf-go/aiperf/plugin-sdk/pluginpb"
 	"google.golang.org/grpc/codes"
 	"google.golang.org/grpc/status"
 )
 
-// conn is one entry's view of a plugin process: its label for messages and
-// its per-call deadline.
+// conn is one entry's view of a plugin process: its category and name
+// (the label category.name for messages) and its per-call deadline.
 type conn struct {
-	proc    *process
-	label   string
-	timeout time.Duration
-	logger  *slog.Logger
+	proc           *process
+	label          string
+	category, name string
+	timeout        time.Duration
+	logger         *slog.Logger
+}
+
+// ExternalConfigurer is implemented by every adapter this loader returns
+// (and by the WASM loader's): the core delivers a manifest entry's
+// settings through it, once, before Init, and only when the entry has
+// settings. It is the registry's ConfigSink for external plugins; the
+// method set matches registry.ConfigSink exactly:
+//
+//	Configure(ctx context.Context, configJSON []byte) error
+//
+// configJSON is the entry's settings as one JSON object (manifest config
+// merged with --plugin-config values). The plugin decodes it strictly: an
+// unknown key is an error naming the plugin and the key.
+type ExternalConfigurer interface {
+	Configure(ctx context.Context, configJSON []byte) error
+}
+
+var _ ExternalConfigurer = (*conn)(nil)
+
+// Configure sends the entry's settings (the Configure RPC, with the
+// entry's category and name), then describes the plugin again: its
+// endpoint metadata and declared metrics may follow its settings.
+func (c *conn) Configure(ctx context.Context, configJSON []byte) error {
+	const method = "Configure"
+	if err := c.deadError(method); err != nil {
+		return err
+	}
+	cctx, cancel := c.callCtx(ctx)
+	defer cancel()
+	_, err := c.proc.rpc.Configure(cctx, &pluginpb.ConfigureRequest{Category: c.category, Name: c.name, ConfigJson: configJSON})
+	if status.Code(err) == codes.Unimplemented && !c.proc.exited() {
+		return fmt.Errorf("plugin %s: %s: the plugin takes no settings: it does not answer Configure (built against an older plugin SDK); remove its settings or rebuild it: %s",
+			c.label, method, status.Convert(err).Message())
+	}
+	if err != nil {
+		return c.callError(method, err)
+	}
+	return c.redescribe(ctx)
+}
+
+// redescribe refreshes the process's description (shared by every entry
+// it serves).
+func (c *conn) redescribe(ctx context.Context) error {
+	const method = "Describe"
+	cctx, cancel := c.callCtx(ctx)
+	defer cancel()
+	desc, err := c.proc.rpc.Describe(cctx, &pluginpb.DescribeRequest{})
+	if err != nil {
+		return c.callError(method, err)
+	}
+	c.proc.setDescription(desc)
+	return nil
 }
 
 // callCtx bounds one call, so a hung plugin costs a timeout, never a hang.

@@ -16,6 +16,7 @@ import (
 	"sync"
 	"time"
 
+	sdk "github.com/aiperf-go/aiperf/plugin-sdk"
 	"github.com/aiperf-go/aiperf/registry"
 )
 
@@ -117,7 +118,12 @@ func (l *Loader) Load(ctx context.Context, e *registry.Entry) (any, error) {
 	if err := checkCategory(label, e.Category, p.desc.GetCategories()); err != nil {
 		return nil, err
 	}
-	return newAdapter(e.Category, &conn{proc: p, label: label, timeout: l.callTimeout(e), logger: l.opts.Logger})
+	if e.Category == sdk.CategoryRecordProcessor && len(p.current.Load().metrics) == 0 {
+		l.opts.Logger.Warn("record processor plugin declares no metrics (Describe reports none; built against an older plugin SDK?)",
+			"plugin", label)
+	}
+	return newAdapter(e.Category, &conn{proc: p, label: label, category: e.Category, name: e.Name,
+		timeout: l.callTimeout(e), logger: l.opts.Logger})
 }
 
 func (l *Loader) callTimeout(e *registry.Entry) time.Duration {

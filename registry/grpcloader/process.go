@@ -12,6 +12,7 @@ import (
 	"slices"
 	"strconv"
 	"strings"
+	"sync/atomic"
 
 	sdk "github.com/aiperf-go/aiperf/plugin-sdk"
 	"github.com/aiperf-go/aiperf/plugin-sdk/grpcplugin"
@@ -25,9 +26,24 @@ type process struct {
 	label  string // the entry that started it, for messages
 	client *plugin.Client
 	rpc    pluginpb.PluginClient
-	desc   *pluginpb.DescribeResponse
+	desc   *pluginpb.DescribeResponse // at start: identity and categories
 	pid    int
 	digest string // hex sha256 of the binary, computed on first need
+
+	// current is the latest Describe answer: the plugin is described again
+	// after every Configure and Init of any entry it serves, since its
+	// endpoint metadata and declared metrics may follow its settings.
+	current atomic.Pointer[description]
+}
+
+// description is one Describe answer, converted once.
+type description struct {
+	meta    sdk.EndpointMetadata
+	metrics []sdk.MetricSpec
+}
+
+func (p *process) setDescription(d *pluginpb.DescribeResponse) {
+	p.current.Store(&description{meta: pluginpb.ToEndpointMetadata(d.GetEndpoint()), metrics: pluginpb.ToMetricSpecs(d.GetMetrics())})
 }
 
 func (p *process) exited() bool { return p.client.Exited() }
@@ -162,6 +178,7 @@ func (l *Loader) start(ctx context.Context, label, path string) (*process, error
 		return fail(err)
 	}
 	p.desc = desc
+	p.setDescription(desc)
 	logger.Debug("grpc plugin started", "path", path, "pid", p.pid, "version", desc.GetVersion(),
 		"categories", strings.Join(desc.GetCategories(), ","))
 	return p, nil
@@ -182,8 +199,17 @@ func versionError(label string, v int) error {
 		label, v, sdk.APIVersion, sdk.APIVersion)
 }
 
-// supportedCategories are those the Plugin service has RPCs for.
-var supportedCategories = []string{sdk.CategoryEndpoint, sdk.CategoryCustomDataset, sdk.CategoryRecordProcessor, sdk.CategoryDataExporter}
+// supportedCategories are those whose descriptors accept gRPC plugins:
+// the Plugin service has RPCs for them, and newAdapter an adapter.
+var supportedCategories = func() []string {
+	var out []string
+	for _, c := range sdk.Categories {
+		if c.Accepts(sdk.KindGRPC) {
+			out = append(out, c.Name)
+		}
+	}
+	return out
+}()
 
 func supported(category string) bool { return slices.Contains(supportedCategories, category) }
 

@@ -13,17 +13,16 @@ import (
 
 // endpoint adapts a WASM endpoint plugin. The core calls ParseRecord once
 // per record, after the timed window.
-type endpoint struct {
-	*plugin
-	md sdk.EndpointMetadata
-}
+type endpoint struct{ *plugin }
 
 var (
-	_ sdk.Endpoint     = (*endpoint)(nil)
-	_ sdk.RecordParser = (*endpoint)(nil)
+	_ sdk.Endpoint       = (*endpoint)(nil)
+	_ sdk.RecordParser   = (*endpoint)(nil)
+	_ ExternalConfigurer = (*endpoint)(nil)
 )
 
-func (e *endpoint) Metadata() sdk.EndpointMetadata { return e.md }
+// Metadata is the latest Describe answer's (at load, then after Configure).
+func (e *endpoint) Metadata() sdk.EndpointMetadata { return e.described.Load().md }
 
 func (e *endpoint) FormatPayload(req sdk.RequestInfo) ([]byte, error) {
 	msg, err := pluginpb.FromRequestInfo(req)
@@ -81,10 +80,25 @@ func (e *endpoint) ParseRecord(units []sdk.Response) ([]sdk.ParsedResponse, erro
 // goroutines, each on its own pooled instance.
 type recordProcessor struct{ *plugin }
 
-var _ sdk.RecordProcessor = (*recordProcessor)(nil)
+var (
+	_ sdk.RecordProcessor = (*recordProcessor)(nil)
+	_ sdk.Initializer     = (*recordProcessor)(nil)
+	_ ExternalConfigurer  = (*recordProcessor)(nil)
+)
 
-func (r *recordProcessor) Init(info sdk.RunInfo) error {
-	return r.setInit(context.Background(), wasmguest.MethodInitRecordProcessor, pluginpb.FromRunInfo(info))
+// Metrics are what the latest Describe answer declares (at load, then
+// after Configure and Init); a copy.
+func (r *recordProcessor) Metrics() []sdk.MetricSpec {
+	specs := slices.Clone(r.described.Load().metrics)
+	for i := range specs {
+		specs[i].Requires = slices.Clone(specs[i].Requires)
+	}
+	return specs
+}
+
+// Init is the InitRecordProcessor method, replayed on every instance.
+func (r *recordProcessor) Init(ctx context.Context, info sdk.RunInfo) error {
+	return r.initRun(ctx, wasmguest.MethodInitRecordProcessor, pluginpb.FromRunInfo(info))
 }
 
 func (r *recordProcessor) Process(rec *sdk.ParsedRecord) (*sdk.RecordMetrics, error) {
@@ -102,7 +116,10 @@ type datasetLoader struct {
 	log *slog.Logger
 }
 
-var _ sdk.CustomDatasetLoader = (*datasetLoader)(nil)
+var (
+	_ sdk.CustomDatasetLoader = (*datasetLoader)(nil)
+	_ ExternalConfigurer      = (*datasetLoader)(nil)
+)
 
 func (d *datasetLoader) CanLoad(path string) bool {
 	var resp pluginpb.CanLoadResponse

@@ -32,7 +32,7 @@ type instance struct {
 	reqPtr, reqCap uint32   // guest buffer the requests are written into
 	buf            []byte   // marshalled request, reused
 	stack          []uint64 // call arguments/results, reused
-	initGen        uint64   // last Init generation this instance has seen
+	setupGen       uint64   // last setup generation this instance has applied
 }
 
 func newInstance(ctx context.Context, m *module, plugin string, cfg instanceConfig) (*instance, error) {

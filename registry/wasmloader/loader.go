@@ -18,6 +18,7 @@ import (
 	"os"
 	"path/filepath"
 	"runtime"
+	"slices"
 	"strings"
 	"sync"
 	"time"
@@ -91,10 +92,19 @@ func DefaultCacheDir() string {
 	return ""
 }
 
-// adapterCategories are the categories a WASM module can serve: the
-// protocol has no calls for the others, and data exporters would need a
-// writable filesystem the sandbox never grants.
-var adapterCategories = []string{sdk.CategoryEndpoint, sdk.CategoryRecordProcessor, sdk.CategoryCustomDataset}
+// adapterCategories are the categories a WASM module can serve: those
+// whose descriptors accept wasm plugins (the protocol has no calls for the
+// others, and data exporters would need a writable filesystem the sandbox
+// never grants). Load has an adapter for each.
+var adapterCategories = func() []string {
+	var out []string
+	for _, c := range sdk.Categories {
+		if c.Accepts(sdk.KindWASM) {
+			out = append(out, c.Name)
+		}
+	}
+	return out
+}()
 
 // maxMemoryMB is the most memory a wasm32 module can address.
 const maxMemoryMB = 4096
@@ -136,7 +146,7 @@ func (l *Loader) Load(ctx context.Context, e *registry.Entry) (any, error) {
 	if err != nil {
 		return nil, err
 	}
-	p := newPlugin(e.Category+"."+e.Name, mod, instanceConfig{readDirs: dirs, log: l.log, memMB: memMB}, timeout, l.opts.PoolSize)
+	p := newPlugin(e.Category, e.Name, mod, instanceConfig{readDirs: dirs, log: l.log, memMB: memMB}, timeout, l.opts.PoolSize)
 	desc, err := p.describe(ctx)
 	if err != nil {
 		p.close()
@@ -151,12 +161,26 @@ func (l *Loader) Load(ctx context.Context, e *registry.Entry) (any, error) {
 	}
 	switch e.Category {
 	case sdk.CategoryEndpoint:
-		return &endpoint{plugin: p, md: pluginpb.ToEndpointMetadata(desc.GetEndpoint())}, nil
+		return &endpoint{plugin: p}, nil
 	case sdk.CategoryRecordProcessor:
+		if len(desc.GetMetrics()) == 0 {
+			l.log.Warn("record processor plugin declares no metrics (Describe reports none; built against an older plugin SDK?)",
+				"plugin", p.name)
+		}
 		return &recordProcessor{plugin: p}, nil
-	default:
+	case sdk.CategoryCustomDataset:
 		return &datasetLoader{plugin: p, log: l.log}, nil
 	}
+	l.forget(p)
+	return nil, fmt.Errorf("category %s accepts wasm plugins but this loader has no adapter for it", e.Category)
+}
+
+// forget closes a tracked plugin that will not be used.
+func (l *Loader) forget(p *plugin) {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	l.plugins = slices.DeleteFunc(l.plugins, func(q *plugin) bool { return q == p })
+	p.close()
 }
 
 func checkEntry(e *registry.Entry) error {

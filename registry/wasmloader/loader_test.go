@@ -40,15 +40,22 @@ func entry(category, name, path string) *registry.Entry {
 	return &registry.Entry{Category: category, Name: name, Kind: registry.KindWASM, Path: path, APIVersion: sdk.APIVersion, Source: "test"}
 }
 
-func loadProcessor(t testing.TB, l *Loader, e *registry.Entry) sdk.RecordProcessor {
+// processor is what the loader's record processor adapter implements.
+type processor interface {
+	sdk.RecordProcessor
+	sdk.Initializer
+	registry.ConfigSink
+}
+
+func loadProcessor(t testing.TB, l *Loader, e *registry.Entry) processor {
 	t.Helper()
 	v, err := l.Load(context.Background(), e)
 	if err != nil {
 		t.Fatalf("load %s: %v", e.Path, err)
 	}
-	p, ok := v.(sdk.RecordProcessor)
+	p, ok := v.(processor)
 	if !ok {
-		t.Fatalf("%T is not a RecordProcessor", v)
+		t.Fatalf("%T is not a RecordProcessor, Initializer and ConfigSink", v)
 	}
 	return p
 }
@@ -57,7 +64,7 @@ func TestMetricExampleProcessRecord(t *testing.T) {
 	e := entry(sdk.CategoryRecordProcessor, "go_wasm_metric", metricWasm)
 	e.SHA256 = fileSHA256(t, metricWasm)
 	p := loadProcessor(t, newLoader(t, Options{}), e)
-	if err := p.Init(sdk.RunInfo{Streaming: true}); err != nil {
+	if err := p.Init(context.Background(), sdk.RunInfo{Streaming: true}); err != nil {
 		t.Fatal(err)
 	}
 	tests := []struct {
@@ -90,7 +97,7 @@ func TestMetricExampleProcessRecord(t *testing.T) {
 
 func TestConcurrentProcessRecordReplaysInitPerInstance(t *testing.T) {
 	p := loadProcessor(t, newLoader(t, Options{PoolSize: 4}), entry(sdk.CategoryRecordProcessor, "misbehave", misbehaveWasm))
-	if err := p.Init(sdk.RunInfo{Streaming: true}); err != nil {
+	if err := p.Init(context.Background(), sdk.RunInfo{Streaming: true}); err != nil {
 		t.Fatal(err)
 	}
 	const workers, perWorker = 8, 40
@@ -126,7 +133,7 @@ func TestCallDeadlineStopsRunawayGuest(t *testing.T) {
 	e := entry(sdk.CategoryRecordProcessor, "misbehave", misbehaveWasm)
 	e.Limits.CallTimeoutMS = 200
 	p := loadProcessor(t, newLoader(t, Options{PoolSize: 1}), e)
-	if err := p.Init(sdk.RunInfo{Streaming: true}); err != nil {
+	if err := p.Init(context.Background(), sdk.RunInfo{Streaming: true}); err != nil {
 		t.Fatal(err)
 	}
 	_, err := p.Process(&sdk.ParsedRecord{InputText: "loop"})
@@ -163,11 +170,11 @@ func TestMemoryCapStopsGuestCleanly(t *testing.T) {
 
 func TestGuestErrorsKeepTheInstance(t *testing.T) {
 	p := loadProcessor(t, newLoader(t, Options{PoolSize: 1}), entry(sdk.CategoryRecordProcessor, "misbehave", misbehaveWasm))
-	if err := p.Init(sdk.RunInfo{Endpoint: sdk.EndpointMetadata{MetricsTitle: "fail"}}); err == nil ||
+	if err := p.Init(context.Background(), sdk.RunInfo{Endpoint: sdk.EndpointMetadata{MetricsTitle: "fail"}}); err == nil ||
 		!strings.Contains(err.Error(), "wasm plugin record_processor.misbehave: InitRecordProcessor: refusing this run") {
 		t.Fatalf("Init error = %v", err)
 	}
-	if err := p.Init(sdk.RunInfo{}); err != nil {
+	if err := p.Init(context.Background(), sdk.RunInfo{}); err != nil {
 		t.Fatal(err)
 	}
 	_, err := p.Process(&sdk.ParsedRecord{InputText: "panic"})

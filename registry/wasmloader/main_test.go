@@ -15,6 +15,7 @@ var (
 	guestDir                                            string
 	cacheDir                                            string // shared compilation cache: later loads skip compiling
 	metricWasm, misbehaveWasm, badImportWasm, rawV2Wasm string
+	rawLegacyWasm                                       string
 )
 
 func TestMain(m *testing.M) {
@@ -41,6 +42,7 @@ func run(m *testing.M) (int, error) {
 		{&misbehaveWasm, "./testdata/guests/misbehave"},
 		{&badImportWasm, "./testdata/guests/badimport"},
 		{&rawV2Wasm, "./testdata/guests/rawv2"},
+		{&rawLegacyWasm, "./testdata/guests/rawlegacy"},
 	}
 	for _, b := range builds {
 		*b.out = filepath.Join(guestDir, filepath.Base(b.pkg)+".wasm")

@@ -1,7 +1,11 @@
 // Command testplugin is a gRPC plugin for grpcloader's tests: it implements
 // all four external categories and misbehaves on request (FormatPayload's
-// model selects panic, exit, sleep, log or fail). AIPERF_TESTPLUGIN_API_VERSION
-// overrides the plugin API version it speaks.
+// model selects panic, exit, sleep, log or fail). It has settings (path,
+// metric_prefix) that change what Describe reports. AIPERF_TESTPLUGIN_API_VERSION
+// overrides the plugin API version it speaks; AIPERF_TESTPLUGIN_NO_SETTINGS
+// serves it without settings, Init or Validate; AIPERF_TESTPLUGIN_LEGACY
+// serves it without the Configure call; AIPERF_TESTPLUGIN_NO_METRICS makes
+// its record processor declare no metrics.
 package main
 
 import (
@@ -18,12 +22,44 @@ import (
 
 	sdk "github.com/aiperf-go/aiperf/plugin-sdk"
 	"github.com/aiperf-go/aiperf/plugin-sdk/grpcplugin"
+	"github.com/aiperf-go/aiperf/plugin-sdk/pluginpb"
+	goplugin "github.com/hashicorp/go-plugin"
+	"google.golang.org/grpc/codes"
+	"google.golang.org/grpc/status"
 )
 
-type plugin struct{ streaming bool }
+// settings are the plugin's own settings: the endpoint's path and a
+// prefix of every metric tag, so tests see Describe follow Configure.
+type settings struct {
+	Path         string `json:"path"`
+	MetricPrefix string `json:"metric_prefix"`
+}
 
-func (*plugin) Metadata() sdk.EndpointMetadata {
-	return sdk.EndpointMetadata{EndpointPath: "/v1/test", ServiceKind: "test", ProducesTokens: true, MetricsTitle: "Test Metrics"}
+type plugin struct {
+	streaming bool
+	settings  settings
+}
+
+func (p *plugin) PluginConfig() any { return &p.settings }
+
+// Close writes AIPERF_TESTPLUGIN_CLOSE_MARK (when set), so tests see that
+// grpcplugin.Serve closes the plugin when aiperf stops it.
+func (p *plugin) Close() error {
+	if path := os.Getenv("AIPERF_TESTPLUGIN_CLOSE_MARK"); path != "" {
+		return os.WriteFile(path, []byte("closed\n"), 0o644)
+	}
+	return nil
+}
+
+func (p *plugin) Validate() error {
+	if !strings.HasPrefix(p.settings.Path, "/") {
+		return fmt.Errorf("path %q must start with '/'", p.settings.Path)
+	}
+	return nil
+}
+
+func (p *plugin) Metadata() sdk.EndpointMetadata {
+	return sdk.EndpointMetadata{EndpointPath: p.settings.Path, ServiceKind: "test", ProducesTokens: true, MetricsTitle: "Test Metrics"}
 }
 
 func (*plugin) FormatPayload(req sdk.RequestInfo) ([]byte, error) {
@@ -70,12 +106,28 @@ func (*plugin) ParseRecord(units []sdk.Response) ([]sdk.ParsedResponse, error) {
 	return out, nil
 }
 
-func (p *plugin) Init(info sdk.RunInfo) error {
+func (p *plugin) Init(_ context.Context, info sdk.RunInfo) error {
 	if info.Endpoint.EndpointPath == "" {
 		return errors.New("run info has no endpoint path")
 	}
+	if info.Seed != 0 && len(info.Models) == 0 {
+		return fmt.Errorf("seed %d without models", info.Seed)
+	}
 	p.streaming = info.Streaming
 	return nil
+}
+
+func (p *plugin) Metrics() []sdk.MetricSpec {
+	if os.Getenv("AIPERF_TESTPLUGIN_NO_METRICS") != "" {
+		return nil
+	}
+	pre := p.settings.MetricPrefix
+	return []sdk.MetricSpec{
+		{Tag: pre + "text_chars", Header: "Text Characters", Unit: "characters", Integer: true},
+		{Tag: pre + "turn_index", Header: "Turn Index", Unit: "turns", Integer: true, DisplayOrder: -1},
+		{Tag: pre + "streaming_on", Header: "Streaming On", Unit: "flag", List: true, Flags: sdk.FlagNoConsole,
+			Requires: []string{pre + "text_chars"}},
+	}
 }
 
 func (p *plugin) Process(rec *sdk.ParsedRecord) (*sdk.RecordMetrics, error) {
@@ -83,10 +135,11 @@ func (p *plugin) Process(rec *sdk.ParsedRecord) (*sdk.RecordMetrics, error) {
 	for _, r := range rec.Responses {
 		chars += len(r.Text)
 	}
+	pre := p.settings.MetricPrefix
 	return &sdk.RecordMetrics{Values: map[string]sdk.MetricValue{
-		"text_chars":   {Scalar: float64(chars)},
-		"turn_index":   {Scalar: float64(rec.Record.TurnIndex)},
-		"streaming_on": {List: []float64{b2f(p.streaming)}, IsList: true},
+		pre + "text_chars":   {Scalar: float64(chars)},
+		pre + "turn_index":   {Scalar: float64(rec.Record.TurnIndex)},
+		pre + "streaming_on": {List: []float64{b2f(p.streaming)}, IsList: true},
 	}}, nil
 }
 
@@ -135,5 +188,38 @@ func main() {
 		}
 		opts = append(opts, grpcplugin.WithAPIVersion(uint32(n)))
 	}
-	grpcplugin.Serve(&plugin{}, opts...)
+	impl := &plugin{settings: settings{Path: "/v1/test"}}
+	switch {
+	case os.Getenv("AIPERF_TESTPLUGIN_NO_SETTINGS") != "":
+		// The same categories without settings, Init or Validate.
+		grpcplugin.Serve(bare{impl, impl, impl, impl, impl}, opts...)
+	case os.Getenv("AIPERF_TESTPLUGIN_LEGACY") != "":
+		// A plugin built before Configure existed: the generated base
+		// answers Unimplemented.
+		srv, err := grpcplugin.NewServer(impl, opts...)
+		if err != nil {
+			log.Fatal(err)
+		}
+		goplugin.Serve(&goplugin.ServeConfig{HandshakeConfig: grpcplugin.Handshake,
+			Plugins:    goplugin.PluginSet{grpcplugin.PluginName: &grpcplugin.GRPCPlugin{Impl: legacy{srv}}},
+			GRPCServer: grpcplugin.NewGRPCServer})
+	default:
+		grpcplugin.Serve(impl, opts...)
+	}
+}
+
+// bare serves the categories only.
+type bare struct {
+	sdk.Endpoint
+	sdk.RecordParser
+	sdk.RecordProcessor
+	sdk.CustomDatasetLoader
+	sdk.DataExporter
+}
+
+// legacy lacks Configure, as a plugin built against an older SDK does.
+type legacy struct{ *grpcplugin.Server }
+
+func (legacy) Configure(context.Context, *pluginpb.ConfigureRequest) (*pluginpb.Empty, error) {
+	return nil, status.Error(codes.Unimplemented, "method Configure not implemented")
 }

@@ -1,9 +1,12 @@
 // Command misbehave is a test guest: an endpoint and a record processor
 // whose ProcessRecord misbehaves on demand, chosen by the record's input
-// text ("loop", "oom", "panic", "print", "read:PATH").
+// text ("loop", "oom", "panic", "print", "read:PATH"). Its settings (a
+// metric tag prefix, the endpoint path) are per instance, like its run
+// info, so tests see the host replay Configure and Init on every instance.
 package main
 
 import (
+	"context"
 	"encoding/json"
 	"errors"
 	"fmt"
@@ -19,15 +22,45 @@ type guest struct{}
 // streaming is this instance's copy of the run info Init received.
 var streaming = -1.0
 
-func (guest) Init(info sdk.RunInfo) error {
+// settings is this instance's copy of the settings Configure delivered:
+// a prefix of every metric tag and, for the endpoint, its path.
+var settings = struct {
+	Prefix string `json:"prefix"`
+	Path   string `json:"path"`
+}{Path: "/v1/generate"}
+
+func (guest) PluginConfig() any { return &settings }
+
+// Validate runs after Init: the path must be absolute.
+func (guest) Validate() error {
+	if !strings.HasPrefix(settings.Path, "/") {
+		return fmt.Errorf("path %q must start with '/'", settings.Path)
+	}
+	return nil
+}
+
+func (guest) Init(_ context.Context, info sdk.RunInfo) error {
 	if info.Endpoint.MetricsTitle == "fail" {
 		return errors.New("refusing this run")
+	}
+	if info.Seed != 0 && len(info.Models) == 0 {
+		return fmt.Errorf("seed %d without models", info.Seed)
 	}
 	streaming = 0
 	if info.Streaming {
 		streaming = 1
 	}
 	return nil
+}
+
+func (guest) Metrics() []sdk.MetricSpec {
+	p := settings.Prefix
+	return []sdk.MetricSpec{
+		{Tag: p + "answer_bytes", Header: "Answer Bytes", Unit: "bytes", Integer: true},
+		{Tag: p + "streaming_seen", Header: "Streaming Seen", Unit: "flag", Flags: sdk.FlagNoConsole},
+		{Tag: p + "request_id_len", Header: "Request ID Length", Unit: "characters", Integer: true, DisplayOrder: -2},
+		{Tag: p + "file_bytes", Header: "File Bytes", Unit: "bytes", Integer: true, Requires: []string{p + "answer_bytes"}},
+	}
 }
 
 var sink [][]byte
@@ -56,21 +89,22 @@ func (guest) Process(rec *sdk.ParsedRecord) (*sdk.RecordMetrics, error) {
 		if err != nil {
 			return nil, err
 		}
-		return &sdk.RecordMetrics{Values: map[string]sdk.MetricValue{"file_bytes": {Scalar: float64(len(b))}}}, nil
+		return &sdk.RecordMetrics{Values: map[string]sdk.MetricValue{settings.Prefix + "file_bytes": {Scalar: float64(len(b))}}}, nil
 	}
 	n := 0
 	for _, r := range rec.Responses {
 		n += len(r.Text)
 	}
+	p := settings.Prefix
 	return &sdk.RecordMetrics{Values: map[string]sdk.MetricValue{
-		"answer_bytes":   {Scalar: float64(n)},
-		"streaming_seen": {Scalar: streaming},
-		"request_id_len": {Scalar: float64(len(rec.Record.XRequestID))},
+		p + "answer_bytes":   {Scalar: float64(n)},
+		p + "streaming_seen": {Scalar: streaming},
+		p + "request_id_len": {Scalar: float64(len(rec.Record.XRequestID))},
 	}}, nil
 }
 
 func (guest) Metadata() sdk.EndpointMetadata {
-	return sdk.EndpointMetadata{EndpointPath: "/v1/generate", ServiceKind: "custom", SupportsStreaming: true,
+	return sdk.EndpointMetadata{EndpointPath: settings.Path, ServiceKind: "custom", SupportsStreaming: true,
 		ProducesTokens: true, MetricsTitle: "Custom LLM"}
 }
 
