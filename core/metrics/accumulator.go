@@ -1,6 +1,7 @@
 package metrics
 
 import (
+	"errors"
 	"math"
 	"sync/atomic"
 
@@ -11,14 +12,14 @@ import (
 // run-level aggregates. Add must be called from one goroutine at a time;
 // Snapshot may be called concurrently with Add.
 type Accumulator struct {
-	on   [numMetrics]bool
+	cat  *Catalog
 	slos []slo
 
-	// series holds every value of each record metric, in base units
-	// (list metrics pooled across records).
-	series [numMetrics]series
-	// extra keeps values of tags this registry does not know (third-party
-	// record processors), reported with their tag as header.
+	// series holds every value of each record metric by catalog id, in its
+	// declared unit (list metrics pooled across records).
+	series []series
+	// extra keeps values of tags nobody declared (a misbehaving record
+	// processor), reported with their tag as header.
 	extra      map[string]*series
 	extraOrder []string
 
@@ -42,15 +43,24 @@ type Counts struct {
 	Good int64
 }
 
-// NewAccumulator prepares an accumulator for the run. It fails when a goodput
-// SLO names a metric that cannot be a target or does not apply to the run.
-func NewAccumulator(info sdk.RunInfo) (*Accumulator, error) {
-	if err := ValidateGoodputTags(info.Goodput, info); err != nil {
+// NewAccumulator prepares an accumulator over the run's catalog. It fails
+// when a goodput SLO names a metric that cannot be a target or does not
+// apply to the run, or when the catalog was built for a run with(out)
+// goodput SLOs and info says otherwise.
+func NewAccumulator(cat *Catalog, info sdk.RunInfo) (*Accumulator, error) {
+	if cat == nil {
+		return nil, errors.New("metrics: NewAccumulator needs the run's catalog")
+	}
+	if err := ValidateGoodputTags(info.Goodput, cat); err != nil {
 		return nil, err
 	}
+	if (len(info.Goodput) > 0) == cat.disallowed.Has(sdk.FlagGoodput) {
+		return nil, errors.New("metrics: the catalog and the accumulator disagree on whether the run has goodput SLOs; build the catalog with the run's final RunInfo")
+	}
 	return &Accumulator{
-		on:            enabledSet(info),
-		slos:          resolveSLOs(info.Goodput),
+		cat:           cat,
+		series:        make([]series, cat.nRecord),
+		slos:          resolveSLOs(info.Goodput, cat),
 		errIndex:      make(map[sdk.ErrorDetails]int),
 		minRequestTS:  math.MaxInt64,
 		maxResponseTS: math.MinInt64,
@@ -68,7 +78,7 @@ func (a *Accumulator) Add(rm *sdk.RecordMetrics) {
 	a.records.Add(1)
 	a.trackSpan(rec)
 	valid := rec.Valid()
-	a.addValues(rm.Values, valid)
+	latency, hasLatency := a.addValues(rm.Values, valid)
 	if !valid {
 		a.errored.Add(1)
 		a.addError(rec.Error)
@@ -80,8 +90,8 @@ func (a *Accumulator) Add(rm *sdk.RecordMetrics) {
 	if rec.TimestampNs < a.minRequestTS {
 		a.minRequestTS, a.hasMinTS = rec.TimestampNs, true
 	}
-	if lat, ok := rm.Values[TagRequestLatency]; ok && !lat.IsList {
-		if end := rec.TimestampNs + int64(lat.Scalar); end > a.maxResponseTS {
+	if hasLatency {
+		if end := rec.TimestampNs + int64(latency); end > a.maxResponseTS {
 			a.maxResponseTS, a.hasMaxTS = end, true
 		}
 	}
@@ -90,22 +100,28 @@ func (a *Accumulator) Add(rm *sdk.RecordMetrics) {
 	}
 }
 
-// addValues appends a record's values to their arrays, applying the validity
-// gate again so a misbehaving processor cannot leak error values into
-// success statistics (or the reverse).
-func (a *Accumulator) addValues(values map[string]sdk.MetricValue, valid bool) {
+// addValues appends a record's values to their arrays, applying the
+// catalog's gate again (values reach Add unfiltered when it is fed
+// directly), so no inapplicable metric and no error value in success
+// statistics (or the reverse) gets in. It returns the request latency
+// max_response_timestamp needs, read in the same pass.
+func (a *Accumulator) addValues(values map[string]sdk.MetricValue, valid bool) (latency float64, hasLatency bool) {
+	defs := a.cat.defs
 	for tag, mv := range values {
-		id, known := byTag[tag]
+		id, known := a.cat.index.lookup(tag)
 		if !known {
 			a.addExtra(tag, mv)
 			continue
 		}
-		def := &registry[id]
-		if def.Kind != KindRecord || !a.on[id] || def.Flags.Has(sdk.FlagErrorOnly) == valid {
+		if !defs[id].gate.admits(valid) {
 			continue
 		}
 		a.series[id].addValue(mv)
+		if id == a.cat.latency && !mv.IsList {
+			latency, hasLatency = mv.Scalar, true
+		}
 	}
+	return latency, hasLatency
 }
 
 func (a *Accumulator) addExtra(tag string, mv sdk.MetricValue) {

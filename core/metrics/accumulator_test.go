@@ -2,40 +2,25 @@ package metrics
 
 import (
 	"slices"
+	"strings"
 	"testing"
 
+	"github.com/aiperf-go/aiperf/core/internal/testfixtures"
 	sdk "github.com/aiperf-go/aiperf/plugin-sdk"
 )
 
-// run feeds records through the real processor and accumulator.
-func run(t *testing.T, info sdk.RunInfo, records ...*sdk.ParsedRecord) (*Accumulator, *sdk.Results) {
+// run folds processed records into an accumulator over the run's catalog
+// of AIPerf's record metrics.
+func run(t *testing.T, info sdk.RunInfo, records ...*sdk.RecordMetrics) (*Accumulator, *sdk.Results) {
 	t.Helper()
-	p := NewRecordProcessor(info)
-	acc, err := NewAccumulator(info)
+	acc, err := NewAccumulator(newCatalog(t, info), info)
 	if err != nil {
 		t.Fatalf("NewAccumulator: %v", err)
 	}
 	for _, r := range records {
-		acc.Add(mustProcess(t, p, r))
+		acc.Add(r)
 	}
 	return acc, acc.Summarize()
-}
-
-// timedRecord is a successful streaming request starting at wall time tsNs
-// whose only content response arrives latencyNs later.
-func timedRecord(tsNs, latencyNs int64, outputTokens int) *sdk.ParsedRecord {
-	pr := makeRecord(0, []int64{latencyNs}, outputTokens)
-	pr.Record.TimestampNs = tsNs
-	pr.Record.EndPerfNs = latencyNs
-	return pr
-}
-
-func errorRecord(tsNs int64, code int, typ, msg string) *sdk.ParsedRecord {
-	pr := makeRecord(0, nil, 0)
-	pr.Record.TimestampNs = tsNs
-	pr.Record.Error = &sdk.ErrorDetails{Code: code, Type: typ, Message: msg}
-	pr.InputTokens = intp(100)
-	return pr
 }
 
 func avg(t *testing.T, res *sdk.Results, tag string) float64 {
@@ -103,7 +88,7 @@ func TestDurationAndThroughputs(t *testing.T) {
 func TestGoodput(t *testing.T) {
 	info := streamingInfo()
 	info.Goodput = map[string]float64{TagRequestLatency: 250}
-	var recs []*sdk.ParsedRecord
+	var recs []*sdk.RecordMetrics
 	for i := range 30 {
 		// starts spread over 0..1.9 s, each 100 ms long: the run spans 2.0 s.
 		recs = append(recs, timedRecord(int64(i)*1_900_000_000/29, 100_000_000, 5))
@@ -191,8 +176,8 @@ func TestZeroLengthRunHasNoDuration(t *testing.T) {
 }
 
 func TestICLPooledAcrossRecords(t *testing.T) {
-	a := makeRecord(0, []int64{0, 1_000_000, 3_000_000}, 1) // gaps 1 ms, 2 ms
-	b := makeRecord(0, []int64{0, 4_000_000}, 1)            // gap 4 ms
+	a := processed(0, map[string]sdk.MetricValue{TagICL: list(1_000_000, 2_000_000)}) // gaps 1 ms, 2 ms
+	b := processed(0, map[string]sdk.MetricValue{TagICL: list(4_000_000)})            // gap 4 ms
 	_, res := run(t, streamingInfo(), a, b)
 	m, ok := res.Metric(TagICL)
 	if !ok {
@@ -203,13 +188,19 @@ func TestICLPooledAcrossRecords(t *testing.T) {
 	}
 }
 
+// Processors compute what they can; the accumulator's gate keeps metrics
+// the run does not support out of the results.
 func TestNoTokenEndpointPublishesNoTokenMetrics(t *testing.T) {
 	info := sdk.RunInfo{Endpoint: sdk.EndpointMetadata{ProducesTokens: false, TokenizesInput: true}}
 	pr := timedRecord(0, 1_000_000_000, 8)
 	pr.Record.Streaming = false
-	pr.InputTokens = intp(32)
+	pr.Values[TagISL] = sdk.MetricValue{Scalar: 32}
+	pr.Values[TagITL] = sdk.MetricValue{Scalar: 5}
 	_, res := run(t, info, pr)
-	assertNoResult(t, res, TagOSL, TagTotalOSL, TagOutputThroughput, TagOutputTokenCount, TagTTFT, TagITL)
+	assertNoResult(t, res, TagOSL, TagTotalOSL, TagOutputThroughput, TagOutputTokenCount, TagTTFT, TagTTFO, TagITL)
+	if got := avg(t, res, TagRequestLatency); got != 1000 {
+		t.Errorf("request_latency = %v ms, want 1000", got)
+	}
 	if got := avg(t, res, TagTotalISL); got != 32 {
 		t.Errorf("total_isl = %v, want 32", got)
 	}
@@ -218,9 +209,12 @@ func TestNoTokenEndpointPublishesNoTokenMetrics(t *testing.T) {
 func TestResultsOrderAndFlags(t *testing.T) {
 	info := streamingInfo()
 	info.Goodput = map[string]float64{TagRequestLatency: 1000}
-	r := makeRecord(0, []int64{10_000_000, 20_000_000, 30_000_000}, 2)
-	r.Record.TimestampNs = 1_000
-	r.InputTokens = intp(9)
+	// A streamed answer: chunks at 10, 20 and 30 ms, 6 tokens, ISL 9.
+	r := processed(1_000, vals(map[string]float64{
+		TagTTFT: 10e6, TagTTST: 10e6, TagTTFO: 10e6, TagRequestLatency: 30e6, TagITL: 4e6, TagTPSPerUser: 250,
+		TagOSL: 6, TagOutputTokenCount: 6, TagISL: 9,
+	}))
+	r.Values[TagICL] = list(10e6, 10e6)
 	_, res := run(t, info, r, errorRecord(2_000, 500, "E", "m"))
 
 	var tags []string
@@ -259,7 +253,7 @@ func TestResultsOrderAndFlags(t *testing.T) {
 }
 
 func TestAccumulatorIgnoresNilAndForeignValues(t *testing.T) {
-	acc, err := NewAccumulator(streamingInfo())
+	acc, err := NewAccumulator(newCatalog(t, streamingInfo()), streamingInfo())
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -285,7 +279,103 @@ func TestNewAccumulatorRejectsInapplicableSLO(t *testing.T) {
 	info := streamingInfo()
 	info.Streaming = false
 	info.Goodput = map[string]float64{TagTTFT: 100}
-	if _, err := NewAccumulator(info); err == nil {
-		t.Fatal("NewAccumulator accepted a TTFT SLO on a non-streaming run")
+	if _, err := NewAccumulator(newCatalog(t, info), info); err == nil || !strings.Contains(err.Error(), "--streaming") {
+		t.Fatalf("NewAccumulator = %v, want a TTFT SLO on a non-streaming run refused", err)
+	}
+}
+
+func TestNewAccumulatorNeedsAMatchingCatalog(t *testing.T) {
+	withSLOs := streamingInfo()
+	withSLOs.Goodput = map[string]float64{TagRequestLatency: 100}
+	if _, err := NewAccumulator(nil, withSLOs); err == nil {
+		t.Error("NewAccumulator accepted a nil catalog")
+	}
+	// A catalog built before the SLOs were known would hide goodput.
+	if _, err := NewAccumulator(newCatalog(t, streamingInfo()), withSLOs); err == nil || !strings.Contains(err.Error(), "goodput") {
+		t.Errorf("NewAccumulator = %v, want the goodput mismatch refused", err)
+	}
+	if _, err := NewAccumulator(newCatalog(t, withSLOs), streamingInfo()); err == nil {
+		t.Error("NewAccumulator accepted a goodput catalog for a run without SLOs")
+	}
+}
+
+// A metric an external processor declares is aggregated, converted, placed
+// and flagged exactly like a built-in one.
+func TestDeclaredPluginMetricIsFirstClass(t *testing.T) {
+	decl := append(builtinDecl(), Declared{Plugin: "kv_probe", Specs: []sdk.MetricSpec{
+		{Tag: "kv_cache_wait", Header: "KV Cache Wait", ShortHeader: "KV Wait", Unit: "ns", DisplayUnit: "ms", DisplayOrder: 350},
+		{Tag: "spec_accept_rate", Header: "Speculative Accept Rate", Unit: "%", Flags: sdk.FlagLargerIsBetter | sdk.FlagStreamingOnly},
+	}})
+	for _, streaming := range []bool{true, false} {
+		info := streamingInfo()
+		info.Streaming = streaming
+		cat, err := NewCatalog(decl, info)
+		if err != nil {
+			t.Fatal(err)
+		}
+		acc, err := NewAccumulator(cat, info)
+		if err != nil {
+			t.Fatal(err)
+		}
+		for i, ns := range []float64{2e6, 4e6} {
+			rm := timedRecord(int64(i), 10e6, 3)
+			rm.Values["kv_cache_wait"] = sdk.MetricValue{Scalar: ns}
+			rm.Values["spec_accept_rate"] = sdk.MetricValue{Scalar: 80}
+			acc.Add(rm)
+		}
+		res := acc.Summarize()
+		m, ok := res.Metric("kv_cache_wait")
+		if !ok || m.Header != "KV Cache Wait" || m.Unit != "ms" || m.DisplayOrder != 350 || *m.Avg != 3 || *m.Max != 4 || *m.Count != 2 {
+			t.Fatalf("kv_cache_wait = %+v, want 2 values averaging 3 ms at order 350", m)
+		}
+		var order []string
+		for _, r := range res.Metrics {
+			order = append(order, r.Tag)
+		}
+		if i, j := slices.Index(order, TagRequestLatency), slices.Index(order, "kv_cache_wait"); j != i+1 {
+			t.Errorf("order %v: kv_cache_wait (350) must follow request_latency (300)", order)
+		}
+		rate, ok := res.Metric("spec_accept_rate")
+		if ok != streaming {
+			t.Errorf("streaming=%v: spec_accept_rate present = %v", streaming, ok)
+		}
+		if ok && (rate.Unit != "%" || rate.DisplayOrder != NoDisplayOrder || !rate.Flags.Has(sdk.FlagLargerIsBetter) || *rate.Avg != 80) {
+			t.Errorf("spec_accept_rate = %+v", rate)
+		}
+	}
+}
+
+// Run-level metrics read request_latency, output_sequence_length and
+// input_sequence_length by tag: without them they are absent, the rest stays.
+func TestRunLevelMetricsWithoutTheirRecordMetrics(t *testing.T) {
+	info := streamingInfo()
+	cat, err := NewCatalog([]Declared{{Plugin: "only_ttft", Specs: testfixtures.Specs(TagTTFT)}}, info)
+	if err != nil {
+		t.Fatal(err)
+	}
+	acc, err := NewAccumulator(cat, info)
+	if err != nil {
+		t.Fatal(err)
+	}
+	acc.Add(processed(0, vals(map[string]float64{TagTTFT: 1e9})))
+	// An undeclared request_latency is an extra: it feeds no run-level metric.
+	acc.Add(processed(1e9, vals(map[string]float64{TagTTFT: 1e9, TagRequestLatency: 1e9})))
+	res := acc.Summarize()
+	assertNoResult(t, res, TagOSL, TagMaxResponseTS, TagBenchmarkDuration, TagTotalOSL, TagTotalISL,
+		TagOutputThroughput, TagRequestThroughput)
+	if got := avg(t, res, TagRequestCount); got != 2 {
+		t.Errorf("request_count = %v, want 2", got)
+	}
+	if got := avg(t, res, TagTTFT); got != 1000 {
+		t.Errorf("time_to_first_token = %v, want 1000 ms", got)
+	}
+	if got := avg(t, res, TagMinRequestTS); got != 0 {
+		t.Errorf("min_request_timestamp = %v, want 0", got)
+	}
+	if m, ok := res.Metric(TagRequestLatency); !ok || m.Unit != "" || m.Header != TagRequestLatency || *m.Avg != 1e9 {
+		t.Errorf("undeclared request_latency = %+v, want an extra in raw units", m)
+	}
+	if res.BenchmarkDurationS != 0 {
+		t.Errorf("BenchmarkDurationS = %v, want 0", res.BenchmarkDurationS)
 	}
 }

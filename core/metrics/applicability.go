@@ -36,54 +36,12 @@ func DisallowedFlags(info sdk.RunInfo) sdk.MetricFlags {
 	return d
 }
 
-// Applies reports whether a metric runs for this run: none of its flags is
-// disallowed and every metric it is computed from applies too.
-func Applies(d Def, info sdk.RunInfo) bool {
-	return enabledSet(info)[d.id] && registry[d.id].Tag == d.Tag
-}
-
-// Enabled returns the definitions that apply to the run, in registry order.
-func Enabled(info sdk.RunInfo) []Def {
-	on := enabledSet(info)
-	out := make([]Def, 0, numMetrics)
-	for i := range registry {
-		if on[i] {
-			out = append(out, registry[i])
-		}
-	}
-	return out
-}
-
-// enabledSet resolves applicability over the dependency graph. The registry
-// is small and acyclic, so iterating to a fixed point is simplest.
-func enabledSet(info sdk.RunInfo) [numMetrics]bool {
-	disallowed := DisallowedFlags(info)
-	var on [numMetrics]bool
-	for i := range registry {
-		on[i] = registry[i].Flags&disallowed == 0
-	}
-	for changed := true; changed; {
-		changed = false
-		for i := range registry {
-			if !on[i] {
-				continue
-			}
-			for _, req := range registry[i].Required {
-				if !on[byTag[req]] {
-					on[i] = false
-					changed = true
-					break
-				}
-			}
-		}
-	}
-	return on
-}
-
-// notApplicableReason explains, for an error message, why a metric does not
-// run. It names the first blocking flag or dependency.
-func notApplicableReason(d Def, info sdk.RunInfo) string {
-	blocked := d.Flags & DisallowedFlags(info)
+// notApplicableReason explains, for an error message, why metric id does
+// not apply under disallowed (on is the matching resolution). It names the
+// blocking flags, else the first blocking requirement.
+func (c *Catalog) notApplicableReason(id metricID, disallowed sdk.MetricFlags, on []bool) string {
+	e := &c.defs[id]
+	blocked := e.Flags & disallowed
 	var why []string
 	if blocked&sdk.FlagStreamingOnly != 0 {
 		why = append(why, "it is only computed for streaming runs (use --streaming)")
@@ -101,10 +59,9 @@ func notApplicableReason(d Def, info sdk.RunInfo) string {
 		why = append(why, "it needs a capability this run does not have")
 	}
 	if len(why) == 0 {
-		on := enabledSet(info)
-		for _, req := range d.Required {
-			if !on[byTag[req]] {
-				why = append(why, "it depends on "+req+", which does not apply to this run")
+		for i, r := range e.reqs {
+			if r == noMetric || !on[r] {
+				why = append(why, "it depends on "+e.Requires[i]+", which does not apply to this run")
 				break
 			}
 		}

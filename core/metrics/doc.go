@@ -1,11 +1,14 @@
-// Package metrics is the metrics engine: one registry of metric definitions
-// (tags, headers, units, flags, display order), the per-record formulas that
-// turn a parsed request into metric values, exact statistics over those
-// values, goodput SLOs, and the accumulator that folds records into results.
+// Package metrics is the metrics engine, generic over the metrics a run's
+// record processors declare (sdk.MetricSpec). A Catalog holds those
+// declarations and the core's own run-level metrics (counts, timestamps,
+// duration, totals, throughputs, goodput) and resolves once which of them
+// apply to the run. On top of it: unit conversion, exact statistics, goodput
+// SLOs, the accumulator that folds records into results, and the
+// per-record export form.
 //
-// Semantics follow NVIDIA AIPerf exactly (facts §1): values are computed in
-// base units (ns for latencies) and converted to display units (ms, sec) only
-// when reported; a metric that cannot be computed for a record is absent,
-// never zero; an invalid value (a negative latency) drops that metric for that
-// record instead of failing the run.
+// Semantics follow NVIDIA AIPerf exactly (docs/METRICS.md §1–§2): values are produced in
+// their declared unit (ns for latencies) and converted to display units (ms,
+// sec) only when reported; a metric that cannot be computed for a record is
+// absent, never zero; a value of a metric that does not apply to the run is
+// dropped.
 package metrics

@@ -1,6 +1,7 @@
 package metrics
 
 import (
+	"errors"
 	"fmt"
 	"math"
 	"slices"
@@ -12,7 +13,9 @@ import (
 
 // ParseGoodput parses --goodput: space-separated "metric_tag:value" pairs,
 // values in the metric's display unit (ms for latencies). An empty or blank
-// string means no SLOs and returns an empty map.
+// string means no SLOs and returns an empty map. It checks the syntax only:
+// which tags exist depends on the run's record processors, so
+// ValidateGoodputTags checks the tags against the run's catalog.
 func ParseGoodput(s string) (map[string]float64, error) {
 	fields := strings.Fields(s)
 	slos := make(map[string]float64, len(fields))
@@ -28,13 +31,6 @@ func ParseGoodput(s string) (map[string]float64, error) {
 		if value < 0 {
 			return nil, fmt.Errorf("goodput: pair %d %q: value %v is negative; SLO thresholds must be >= 0", i+1, pair, value)
 		}
-		def, known := Lookup(tag)
-		if !known {
-			return nil, fmt.Errorf("goodput: pair %d %q: unknown metric tag %q; valid tags: %s", i+1, pair, tag, strings.Join(SLOTags(), ", "))
-		}
-		if why := notSLOReason(def); why != "" {
-			return nil, fmt.Errorf("goodput: pair %d %q: %s cannot be an SLO: %s; valid tags: %s", i+1, pair, tag, why, strings.Join(SLOTags(), ", "))
-		}
 		if _, dup := slos[tag]; dup {
 			return nil, fmt.Errorf("goodput: pair %d %q: %s is given more than once", i+1, pair, tag)
 		}
@@ -43,22 +39,10 @@ func ParseGoodput(s string) (map[string]float64, error) {
 	return slos, nil
 }
 
-// SLOTags lists the tags that may appear in --goodput, sorted.
-func SLOTags() []string {
-	var tags []string
-	for i := range registry {
-		if notSLOReason(registry[i]) == "" {
-			tags = append(tags, registry[i].Tag)
-		}
-	}
-	slices.Sort(tags)
-	return tags
-}
-
 // notSLOReason says why a metric cannot be an SLO target, or "" if it can:
 // a target is compared per successful request, so it must be a scalar
 // record metric that successful requests carry.
-func notSLOReason(d Def) string {
+func notSLOReason(d *Def) string {
 	switch {
 	case d.Kind != KindRecord:
 		return "it is a run-level " + d.Kind.String() + " metric, not a per-request value"
@@ -70,35 +54,42 @@ func notSLOReason(d Def) string {
 	return ""
 }
 
-// ValidateGoodputTags rejects SLOs on metrics that do not apply to the run
-// (e.g. time_to_first_token on a non-streaming run), which could never be
-// met and would silently make goodput zero.
-func ValidateGoodputTags(slos map[string]float64, info sdk.RunInfo) error {
+// errNoCatalog guards goodput checks against a missing catalog.
+var errNoCatalog = errors.New("goodput: no metric catalog")
+
+// ValidateGoodputTags rejects SLOs on metrics the run's catalog does not
+// have, that cannot be targets, or that do not apply to the run (e.g.
+// time_to_first_token on a non-streaming run), which could never be met and
+// would silently make goodput zero.
+func ValidateGoodputTags(slos map[string]float64, cat *Catalog) error {
 	if len(slos) == 0 {
 		return nil
 	}
-	// Goodput itself applies once SLOs exist.
-	withSLOs := info
-	withSLOs.Goodput = slos
+	if cat == nil {
+		return errNoCatalog
+	}
+	// Goodput itself applies once SLOs exist, whatever the catalog was
+	// built with.
+	disallowed := cat.disallowed &^ sdk.FlagGoodput
+	on := cat.resolve(disallowed)
 	tags := make([]string, 0, len(slos))
 	for tag := range slos {
 		tags = append(tags, tag)
 	}
 	slices.Sort(tags)
-	on := enabledSet(withSLOs)
 	for _, tag := range tags {
-		def, ok := Lookup(tag)
+		id, ok := cat.byTag[tag]
 		if !ok {
-			return fmt.Errorf("goodput: unknown metric tag %q; valid tags: %s", tag, strings.Join(SLOTags(), ", "))
+			return fmt.Errorf("goodput: unknown metric tag %q; valid tags: %s", tag, strings.Join(cat.SLOTags(), ", "))
 		}
-		if why := notSLOReason(def); why != "" {
-			return fmt.Errorf("goodput: %s cannot be an SLO: %s", tag, why)
+		if why := notSLOReason(&cat.defs[id].Def); why != "" {
+			return fmt.Errorf("goodput: %s cannot be an SLO: %s; valid tags: %s", tag, why, strings.Join(cat.SLOTags(), ", "))
 		}
 		if v := slos[tag]; v < 0 || math.IsNaN(v) || math.IsInf(v, 0) {
 			return fmt.Errorf("goodput: %s threshold %v must be a finite number >= 0", tag, v)
 		}
-		if !on[def.id] {
-			return fmt.Errorf("goodput: SLO metric %s does not apply to this run: %s", tag, notApplicableReason(def, withSLOs))
+		if !on[id] {
+			return fmt.Errorf("goodput: SLO metric %s does not apply to this run: %s", tag, cat.notApplicableReason(id, disallowed, on))
 		}
 	}
 	return nil
@@ -107,18 +98,18 @@ func ValidateGoodputTags(slos map[string]float64, info sdk.RunInfo) error {
 // slo is one resolved goodput target.
 type slo struct {
 	tag            string
-	threshold      float64 // base unit
+	threshold      float64 // in the metric's unit
 	largerIsBetter bool
 }
 
-func resolveSLOs(slos map[string]float64) []slo {
+// resolveSLOs converts validated SLOs for isGood.
+func resolveSLOs(slos map[string]float64, cat *Catalog) []slo {
 	out := make([]slo, 0, len(slos))
 	for tag, v := range slos {
-		def, _ := Lookup(tag)
+		e := &cat.defs[cat.byTag[tag]]
 		// Like AIPerf, the display-unit threshold is converted to the base
 		// unit once (250 ms -> 2.5e8 ns) and values are compared unconverted.
-		base := v * displayDivisor(def.Unit, def.DisplayUnit)
-		out = append(out, slo{tag: tag, threshold: base, largerIsBetter: def.Flags.Has(sdk.FlagLargerIsBetter)})
+		out = append(out, slo{tag: tag, threshold: v * e.div, largerIsBetter: e.Flags.Has(sdk.FlagLargerIsBetter)})
 	}
 	slices.SortFunc(out, func(a, b slo) int { return strings.Compare(a.tag, b.tag) })
 	return out

@@ -26,12 +26,9 @@ func TestParseGoodput(t *testing.T) {
 		{"request_latency:fast", nil, []string{`"fast"`, "not a finite number"}},
 		{"request_latency:NaN", nil, []string{"not a finite number"}},
 		{"request_latency:-1", nil, []string{"negative"}},
-		{"bogus_metric:1", nil, []string{`unknown metric tag "bogus_metric"`, "valid tags:", TagRequestLatency, TagTTFT}},
-		{"request_throughput:10", nil, []string{"request_throughput cannot be an SLO", "derived"}},
-		{"request_count:10", nil, []string{"request_count cannot be an SLO", "aggregate"}},
-		{"inter_chunk_latency:5", nil, []string{"inter_chunk_latency cannot be an SLO", "list"}},
-		{"error_isl:5", nil, []string{"error_isl cannot be an SLO", "failed requests"}},
 		{"request_latency:1 request_latency:2", nil, []string{"more than once"}},
+		// Tags are checked against the run's catalog (ValidateGoodputTags).
+		{"bogus_metric:1", map[string]float64{"bogus_metric": 1}, nil},
 	}
 	for _, tc := range cases {
 		t.Run(tc.in, func(t *testing.T) {
@@ -58,6 +55,8 @@ func TestParseGoodput(t *testing.T) {
 }
 
 func TestValidateGoodputTags(t *testing.T) {
+	sloTags := []string{TagISL, TagITL, TagOSL, TagOutputTokenCount, TagTPSPerUser, TagReasoningCount,
+		TagRequestLatency, TagScheduleLag, TagTTFO, TagTTFT, TagTTST}
 	nonStreaming := streamingInfo()
 	nonStreaming.Streaming = false
 	embeddings := streamingInfo()
@@ -74,14 +73,18 @@ func TestValidateGoodputTags(t *testing.T) {
 			[]string{TagTTFT, "does not apply", "--streaming"}},
 		{"osl without tokens", map[string]float64{TagOSL: 10}, embeddings,
 			[]string{TagOSL, "does not produce tokens"}},
-		{"aggregate", map[string]float64{TagRequestCount: 1}, streamingInfo(), []string{"cannot be an SLO"}},
-		{"unknown", map[string]float64{"nope": 1}, streamingInfo(), []string{`unknown metric tag "nope"`}},
+		{"aggregate", map[string]float64{TagRequestCount: 1}, streamingInfo(), []string{"request_count cannot be an SLO", "aggregate"}},
+		{"derived", map[string]float64{TagRequestThroughput: 10}, streamingInfo(), []string{"request_throughput cannot be an SLO", "derived"}},
+		{"list", map[string]float64{TagICL: 5}, streamingInfo(), []string{"inter_chunk_latency cannot be an SLO", "list"}},
+		{"error only", map[string]float64{TagErrorISL: 5}, streamingInfo(), []string{"error_isl cannot be an SLO", "failed requests"}},
+		{"unknown", map[string]float64{"nope": 1}, streamingInfo(),
+			[]string{`unknown metric tag "nope"`, "valid tags: " + strings.Join(sloTags, ", ")}},
 		{"negative", map[string]float64{TagRequestLatency: -5}, streamingInfo(), []string{">= 0"}},
 		{"none", nil, nonStreaming, nil},
 	}
 	for _, tc := range cases {
 		t.Run(tc.name, func(t *testing.T) {
-			err := ValidateGoodputTags(tc.slos, tc.info)
+			err := ValidateGoodputTags(tc.slos, newCatalog(t, tc.info))
 			if tc.wantErr == nil {
 				if err != nil {
 					t.Fatalf("unexpected error: %v", err)
@@ -103,7 +106,8 @@ func TestValidateGoodputTags(t *testing.T) {
 // test_good_request_count_metric.py: SLO request_latency:250 (ms) with
 // latencies 100, 300 and 250 ms -> 2 good (<= for smaller-is-better).
 func TestIsGoodDirections(t *testing.T) {
-	latencySLO := resolveSLOs(map[string]float64{TagRequestLatency: 250})
+	cat := newCatalog(t, streamingInfo())
+	latencySLO := resolveSLOs(map[string]float64{TagRequestLatency: 250}, cat)
 	good := 0
 	for _, ms := range []float64{100, 300, 250} {
 		if isGood(latencySLO, map[string]sdk.MetricValue{TagRequestLatency: {Scalar: ms * 1e6}}) {
@@ -115,7 +119,7 @@ func TestIsGoodDirections(t *testing.T) {
 	}
 
 	// LARGER_IS_BETTER uses >=; a missing target metric is not good.
-	tps := resolveSLOs(map[string]float64{TagTPSPerUser: 600, TagRequestLatency: 250})
+	tps := resolveSLOs(map[string]float64{TagTPSPerUser: 600, TagRequestLatency: 250}, cat)
 	cases := []struct {
 		name   string
 		values map[string]sdk.MetricValue
@@ -129,5 +133,37 @@ func TestIsGoodDirections(t *testing.T) {
 		if got := isGood(tps, tc.values); got != tc.want {
 			t.Errorf("%s: isGood = %v, want %v", tc.name, got, tc.want)
 		}
+	}
+}
+
+// The catalog decides: an SLO on an external processor's declared metric
+// is valid, converted from its display unit and compared in its direction.
+func TestGoodputOnDeclaredPluginMetric(t *testing.T) {
+	info := streamingInfo()
+	info.Goodput = map[string]float64{"kv_cache_wait": 2}
+	decl := append(builtinDecl(), Declared{Plugin: "kv_probe", Specs: []sdk.MetricSpec{
+		{Tag: "kv_cache_wait", Header: "KV Cache Wait", Unit: "ns", DisplayUnit: "ms"},
+	}})
+	cat, err := NewCatalog(decl, info)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := ValidateGoodputTags(info.Goodput, cat); err != nil {
+		t.Fatal(err)
+	}
+	acc, err := NewAccumulator(cat, info)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for i, ns := range []float64{1e6, 2e6, 3e6} { // 2 ms threshold: 2 good
+		rm := timedRecord(int64(i)*1e9, 1e8, 2)
+		rm.Values["kv_cache_wait"] = sdk.MetricValue{Scalar: ns}
+		acc.Add(rm)
+	}
+	if got := avg(t, acc.Summarize(), TagGoodRequestCount); got != 2 {
+		t.Errorf("good_request_count = %v, want 2", got)
+	}
+	if err := ValidateGoodputTags(info.Goodput, nil); err == nil {
+		t.Error("ValidateGoodputTags accepted SLOs without a catalog")
 	}
 }

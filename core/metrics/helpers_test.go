@@ -4,66 +4,86 @@ import (
 	"math"
 	"testing"
 
+	"github.com/aiperf-go/aiperf/core/internal/testfixtures"
 	sdk "github.com/aiperf-go/aiperf/plugin-sdk"
 )
 
-// chatEndpoint is a token-producing, input-tokenizing endpoint (openai chat).
-var chatEndpoint = sdk.EndpointMetadata{
-	EndpointPath: "/v1/chat/completions", ServiceKind: "openai",
-	SupportsStreaming: true, ProducesTokens: true, TokenizesInput: true,
-	MetricsTitle: "LLM Metrics",
-}
+// Record metric tags of the fixture declarations (AIPerf's).
+const (
+	TagTTFT             = testfixtures.TagTTFT
+	TagTTST             = testfixtures.TagTTST
+	TagTTFO             = testfixtures.TagTTFO
+	TagITL              = testfixtures.TagITL
+	TagICL              = testfixtures.TagICL
+	TagTPSPerUser       = testfixtures.TagTPSPerUser
+	TagOutputTokenCount = testfixtures.TagOutputTokenCount
+	TagReasoningCount   = testfixtures.TagReasoningCount
+	TagErrorISL         = testfixtures.TagErrorISL
+	TagScheduleLag      = testfixtures.TagScheduleLag
+)
 
-func streamingInfo() sdk.RunInfo { return sdk.RunInfo{Endpoint: chatEndpoint, Streaming: true} }
+// chatEndpoint is a token-producing, input-tokenizing endpoint (openai chat).
+var chatEndpoint = testfixtures.ChatEndpointMetadata
+
+func streamingInfo() sdk.RunInfo { return testfixtures.StreamingRun() }
 
 func intp(n int) *int { return &n }
 
-// makeRecord mirrors AIPerf's create_record(start_ns, responses, tokens_per_response):
-// a streaming record whose responses each carry text, with OutputTokens =
-// tokensPerResponse * len(responses).
-func makeRecord(start int64, responses []int64, tokensPerResponse int) *sdk.ParsedRecord {
-	rs := make([]sdk.ParsedResponse, len(responses))
-	for i, ns := range responses {
-		rs[i] = sdk.ParsedResponse{PerfNs: ns, Text: "tok"}
+// builtinDecl declares AIPerf's record metrics the way the built-in record
+// processor does.
+func builtinDecl() []Declared {
+	return []Declared{{Plugin: "metric_record", Specs: testfixtures.RecordSpecs()}}
+}
+
+// newCatalog builds the catalog of a run with AIPerf's record metrics.
+func newCatalog(t testing.TB, info sdk.RunInfo) *Catalog {
+	t.Helper()
+	cat, err := NewCatalog(builtinDecl(), info)
+	if err != nil {
+		t.Fatalf("NewCatalog: %v", err)
 	}
-	return &sdk.ParsedRecord{
-		Record: &sdk.RequestRecord{
-			StartPerfNs: start, TimestampNs: start, Streaming: true,
-			Phase: sdk.PhaseProfiling, Status: 200,
-		},
-		Responses:    rs,
-		OutputTokens: intp(tokensPerResponse * len(responses)),
+	return cat
+}
+
+// vals builds scalar values.
+func vals(kv map[string]float64) map[string]sdk.MetricValue {
+	out := make(map[string]sdk.MetricValue, len(kv))
+	for k, v := range kv {
+		out[k] = sdk.MetricValue{Scalar: v}
+	}
+	return out
+}
+
+func list(xs ...float64) sdk.MetricValue { return sdk.MetricValue{List: xs, IsList: true} }
+
+// processed is a successful streaming record starting at wall time tsNs
+// with the given values (in declared units).
+func processed(tsNs int64, values map[string]sdk.MetricValue) *sdk.RecordMetrics {
+	return &sdk.RecordMetrics{
+		Record: &sdk.RequestRecord{TimestampNs: tsNs, Streaming: true, Phase: sdk.PhaseProfiling, Status: 200},
+		Values: values,
 	}
 }
 
-func mustProcess(t *testing.T, p *RecordProcessor, pr *sdk.ParsedRecord) *sdk.RecordMetrics {
-	t.Helper()
-	rm, err := p.Process(pr)
-	if err != nil {
-		t.Fatalf("Process: %v", err)
-	}
+// timedRecord is what the built-in processor makes of a successful streaming
+// request starting at wall time tsNs whose only content response arrives
+// latencyNs later with outputTokens tokens.
+func timedRecord(tsNs, latencyNs int64, outputTokens int) *sdk.RecordMetrics {
+	rm := processed(tsNs, vals(map[string]float64{
+		TagRequestLatency: float64(latencyNs), TagTTFT: float64(latencyNs), TagTTFO: float64(latencyNs),
+		TagOSL: float64(outputTokens), TagOutputTokenCount: float64(outputTokens),
+	}))
+	rm.Record.EndPerfNs = latencyNs
 	return rm
 }
 
-func scalar(t *testing.T, rm *sdk.RecordMetrics, tag string) float64 {
-	t.Helper()
-	v, ok := rm.Values[tag]
-	if !ok {
-		t.Fatalf("%s absent; values: %v", tag, rm.Values)
-	}
-	if v.IsList {
-		t.Fatalf("%s is a list, want a scalar", tag)
-	}
-	return v.Scalar
-}
-
-func assertAbsent(t *testing.T, rm *sdk.RecordMetrics, tags ...string) {
-	t.Helper()
-	for _, tag := range tags {
-		if v, ok := rm.Values[tag]; ok {
-			t.Errorf("%s = %+v, want absent", tag, v)
-		}
-	}
+// errorRecord is what the built-in processor makes of a failed request with
+// 100 input tokens.
+func errorRecord(tsNs int64, code int, typ, msg string) *sdk.RecordMetrics {
+	rm := processed(tsNs, vals(map[string]float64{TagErrorISL: 100}))
+	rm.Record.Error = &sdk.ErrorDetails{Code: code, Type: typ, Message: msg}
+	rm.InputTokens = intp(100)
+	return rm
 }
 
 func near(a, b float64) bool {

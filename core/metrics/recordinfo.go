@@ -5,16 +5,18 @@ import (
 	sdk "github.com/aiperf-go/aiperf/plugin-sdk"
 )
 
-// ToRecordInfo builds one line of profile_export.jsonl (facts §2.4): the
-// request metadata with wall-clock epoch timestamps, every record metric that
-// computed in its display unit (token counts as ints, ICL as a list), and the
-// error. Aggregate, derived and NO_INDIVIDUAL_RECORDS metrics never appear,
-// and absent optional metadata is omitted rather than written as null.
+// ToRecordInfo builds one line of profile_export.jsonl (docs/METRICS.md §5): the
+// request metadata with wall-clock epoch timestamps, every applicable record
+// metric of the catalog that computed, in its display unit (Integer metrics
+// as ints, list metrics as lists), and the error. Run-level, inapplicable
+// and NO_INDIVIDUAL_RECORDS metrics never appear; values of tags nobody
+// declared are written as given, unitless. Absent optional metadata is
+// omitted rather than written as null.
 //
 // Perf timestamps of the record (ack, end, credit issue, cancellation) are
 // monotonic core/clock readings and are converted with clock.WallNs;
 // request_start_ns is the record's wall TimestampNs. A nil input gives nil.
-func ToRecordInfo(rm *sdk.RecordMetrics, processorID string) *sdk.RecordInfo {
+func ToRecordInfo(rm *sdk.RecordMetrics, cat *Catalog, processorID string) *sdk.RecordInfo {
 	if rm == nil || rm.Record == nil {
 		return nil
 	}
@@ -49,39 +51,46 @@ func ToRecordInfo(rm *sdk.RecordMetrics, processorID string) *sdk.RecordInfo {
 	}
 
 	for tag, mv := range rm.Values {
-		if m, ok := recordMetric(tag, mv); ok {
-			info.Metrics[tag] = m
+		var id metricID = noMetric
+		if cat != nil {
+			if known, ok := cat.index.lookup(tag); ok {
+				id = known
+			}
+		}
+		if id == noMetric {
+			// Nobody declared it: exported as given, unitless, just as the
+			// accumulator summarizes it.
+			info.Metrics[tag] = rawMetric(mv)
+			continue
+		}
+		if e := &cat.defs[id]; e.exported {
+			info.Metrics[tag] = e.recordMetric(mv)
 		}
 	}
 	return info
 }
 
-// recordMetric converts one value for the per-record export, or reports that
-// the metric does not belong there.
-func recordMetric(tag string, mv sdk.MetricValue) (sdk.RecordMetric, bool) {
-	def, ok := Lookup(tag)
-	if !ok {
-		// A third-party processor's metric: exported as given, unitless, just
-		// as the accumulator summarizes it.
-		if mv.IsList {
-			return sdk.RecordMetric{Value: append([]float64(nil), mv.List...)}, true
-		}
-		return sdk.RecordMetric{Value: mv.Scalar}, true
+func rawMetric(mv sdk.MetricValue) sdk.RecordMetric {
+	if mv.IsList {
+		return sdk.RecordMetric{Value: append([]float64(nil), mv.List...)}
 	}
-	if def.Kind != KindRecord || def.Flags.Has(sdk.FlagNoIndividualRecords) {
-		return sdk.RecordMetric{}, false
-	}
+	return sdk.RecordMetric{Value: mv.Scalar}
+}
+
+// recordMetric converts one value for the per-record export.
+func (e *entry) recordMetric(mv sdk.MetricValue) sdk.RecordMetric {
+	unit := e.Display()
 	if mv.IsList {
 		out := make([]float64, len(mv.List))
 		for i, x := range mv.List {
-			out[i] = def.ToDisplay(x)
+			out[i] = e.toDisplay(x)
 		}
-		return sdk.RecordMetric{Value: out, Unit: def.DisplayUnit}, true
+		return sdk.RecordMetric{Value: out, Unit: unit}
 	}
-	if def.Integer {
-		return sdk.RecordMetric{Value: int(mv.Scalar), Unit: def.DisplayUnit}, true
+	if e.Integer {
+		return sdk.RecordMetric{Value: int(mv.Scalar), Unit: unit}
 	}
-	return sdk.RecordMetric{Value: def.ToDisplay(mv.Scalar), Unit: def.DisplayUnit}, true
+	return sdk.RecordMetric{Value: e.toDisplay(mv.Scalar), Unit: unit}
 }
 
 func wallPtr(perfNs int64) *int64 {

@@ -10,18 +10,33 @@ import (
 	sdk "github.com/aiperf-go/aiperf/plugin-sdk"
 )
 
-// The documented successful JSONL line (facts §2.4), value for value.
+// docsExampleValues are the built-in processor's values (in ns) for AIPerf's
+// documented profile_export.jsonl line: TTFT 255.886568 ms, latency
+// 297.525228 ms, eight chunk gaps, OSL 9, ISL 550.
+func docsExampleValues() *sdk.RecordMetrics {
+	gaps := []float64{4898437, 5316006, 4801489, 5674918, 4811467, 5097998, 5504797, 5533548}
+	rm := processed(1759813207532900363, vals(map[string]float64{
+		TagTTFT: 255886568, TagTTFO: 255886568, TagTTST: 4898437, TagRequestLatency: 297525228,
+		TagITL: 5204832.5, TagTPSPerUser: 192.1291415237666,
+		TagOSL: 9, TagOutputTokenCount: 9, TagISL: 550,
+	}))
+	rm.Values[TagICL] = sdk.MetricValue{List: gaps, IsList: true}
+	rm.Record.StartPerfNs = 1_000_000_000
+	rm.InputTokens = intp(550)
+	return rm
+}
+
+// The documented successful JSONL line (docs/METRICS.md §5), value for value.
 func TestToRecordInfoMatchesDocsExample(t *testing.T) {
-	pr := docsExampleRecord()
-	rec := pr.Record
+	rm := docsExampleValues()
+	rec := rm.Record
 	rec.SessionNum, rec.XRequestID, rec.XCorrelationID = 45, "7609a2e7", "32ee4f33"
 	rec.ConversationID, rec.WorkerID = "77aa5b0e", "worker_359d423a"
 	rec.AckPerfNs = rec.StartPerfNs + 117830613
 	rec.EndPerfNs = rec.StartPerfNs + 305864241
 	rec.CreditIssuedNs = rec.StartPerfNs - 1000
 
-	rm := mustProcess(t, NewRecordProcessor(streamingInfo()), pr)
-	info := ToRecordInfo(rm, "record_processor_1fa47cd7")
+	info := ToRecordInfo(rm, newCatalog(t, streamingInfo()), "record_processor_1fa47cd7")
 
 	wantFloat := map[string]float64{
 		TagTTFT: 255.886568, TagRequestLatency: 297.525228, TagITL: 5.2048325,
@@ -90,12 +105,13 @@ func TestToRecordInfoMatchesDocsExample(t *testing.T) {
 
 // The documented cancelled line: only error_isl, no ack, cancellation time.
 func TestToRecordInfoCancelled(t *testing.T) {
-	pr := errorRecord(1759879161000000000, 499, "RequestCancellationError", "Request was cancelled after 0.000 seconds")
-	pr.InputTokens = intp(550)
-	pr.Record.WasCancelled = true
-	pr.Record.CancellationTimeNs = 12345
-	pr.Record.AckPerfNs = 0
-	info := ToRecordInfo(mustProcess(t, NewRecordProcessor(streamingInfo()), pr), "rp")
+	rm := errorRecord(1759879161000000000, 499, "RequestCancellationError", "Request was cancelled after 0.000 seconds")
+	rm.Values = vals(map[string]float64{TagErrorISL: 550})
+	rm.InputTokens = intp(550)
+	rm.Record.WasCancelled = true
+	rm.Record.CancellationTimeNs = 12345
+	rm.Record.AckPerfNs = 0
+	info := ToRecordInfo(rm, newCatalog(t, streamingInfo()), "rp")
 
 	var tags []string
 	for tag := range info.Metrics {
@@ -118,14 +134,21 @@ func TestToRecordInfoCancelled(t *testing.T) {
 }
 
 func TestToRecordInfoNonStreamingHasNoAck(t *testing.T) {
-	pr := timedRecord(100, 50, 2)
-	pr.Record.Streaming = false
-	pr.Record.AckPerfNs = 20
-	info := ToRecordInfo(mustProcess(t, NewRecordProcessor(sdk.RunInfo{Endpoint: chatEndpoint}), pr), "rp")
+	rm := timedRecord(100, 50, 2)
+	rm.Record.Streaming = false
+	rm.Record.AckPerfNs = 20
+	info := ToRecordInfo(rm, newCatalog(t, sdk.RunInfo{Endpoint: chatEndpoint}), "rp")
 	if info.Metadata.RequestAckNs != nil {
 		t.Fatalf("request_ack_ns = %d on a non-streaming record", *info.Metadata.RequestAckNs)
 	}
-	if ToRecordInfo(nil, "rp") != nil {
+	// Streaming-only metrics never reach a non-streaming run's lines.
+	if _, ok := info.Metrics[TagTTFT]; ok {
+		t.Errorf("time_to_first_token exported on a non-streaming run: %v", info.Metrics)
+	}
+	if got := info.Metrics[TagRequestLatency]; got.Value != 0.00005 || got.Unit != "ms" {
+		t.Errorf("request_latency = %+v, want 0.00005 ms", got)
+	}
+	if ToRecordInfo(nil, newCatalog(t, streamingInfo()), "rp") != nil {
 		t.Fatal("ToRecordInfo(nil) != nil")
 	}
 }
@@ -135,11 +158,44 @@ func TestToRecordInfoKeepsThirdPartyMetrics(t *testing.T) {
 		"answer_characters": {Scalar: 42},
 		"chunk_sizes":       {List: []float64{1, 2}, IsList: true},
 	}}
-	info := ToRecordInfo(rm, "p")
+	info := ToRecordInfo(rm, newCatalog(t, streamingInfo()), "p")
 	if got := info.Metrics["answer_characters"]; got.Value != 42.0 || got.Unit != "" {
 		t.Errorf("answer_characters = %+v, want the plugin's raw value, unitless", got)
 	}
 	if got, ok := info.Metrics["chunk_sizes"].Value.([]float64); !ok || len(got) != 2 {
 		t.Errorf("chunk_sizes = %+v", info.Metrics["chunk_sizes"])
+	}
+}
+
+// A declared plugin metric is converted like a built-in; run-level tags
+// and NO_INDIVIDUAL_RECORDS metrics never appear per record.
+func TestToRecordInfoUsesTheCatalog(t *testing.T) {
+	decl := append(builtinDecl(), Declared{Plugin: "probe", Specs: []sdk.MetricSpec{
+		{Tag: "kv_cache_wait", Header: "KV Cache Wait", Unit: "ns", DisplayUnit: "ms"},
+		{Tag: "probe_tokens", Header: "Probe Tokens", Unit: "tokens", Integer: true},
+		{Tag: "probe_internal", Header: "Probe Internal", Unit: "ns", Flags: sdk.FlagNoIndividualRecords},
+	}})
+	cat, err := NewCatalog(decl, streamingInfo())
+	if err != nil {
+		t.Fatal(err)
+	}
+	rm := processed(1, vals(map[string]float64{
+		"kv_cache_wait": 1_500_000, "probe_tokens": 7, "probe_internal": 3, TagRequestCount: 1, TagBenchmarkDuration: 5,
+	}))
+	info := ToRecordInfo(rm, cat, "rp")
+	if got := info.Metrics["kv_cache_wait"]; got.Value != 1.5 || got.Unit != "ms" {
+		t.Errorf("kv_cache_wait = %+v, want 1.5 ms", got)
+	}
+	if got := info.Metrics["probe_tokens"]; got.Value != 7 || got.Unit != "tokens" {
+		t.Errorf("probe_tokens = %#v, want int 7 tokens", got)
+	}
+	for _, tag := range []string{"probe_internal", TagRequestCount, TagBenchmarkDuration} {
+		if m, ok := info.Metrics[tag]; ok {
+			t.Errorf("%s = %+v exported per record", tag, m)
+		}
+	}
+	// Without a catalog every value is undeclared: raw and unitless.
+	if got := ToRecordInfo(rm, nil, "rp").Metrics["kv_cache_wait"]; got.Value != 1_500_000.0 || got.Unit != "" {
+		t.Errorf("kv_cache_wait without catalog = %+v", got)
 	}
 }

@@ -15,8 +15,9 @@ import (
 // StartTime/EndTime are the observed span of all records; WasCancelled is
 // left for the caller, which knows how the run ended.
 func (a *Accumulator) Summarize() *sdk.Results {
+	cat := a.cat
 	res := &sdk.Results{
-		Metrics:          make([]sdk.MetricResult, 0, numMetrics),
+		Metrics:          make([]sdk.MetricResult, 0, len(cat.defs)+len(a.extraOrder)),
 		ErrorSummary:     a.errorSummary(),
 		CompletedRecords: int(a.records.Load()),
 	}
@@ -25,24 +26,24 @@ func (a *Accumulator) Summarize() *sdk.Results {
 		res.EndTime = time.Unix(0, a.lastEndNs)
 	}
 
-	for id := range numMetrics {
-		def := &registry[id]
-		if def.Kind == KindRecord && a.on[id] && a.series[id].len() > 0 {
-			res.Metrics = append(res.Metrics, recordResult(def, statsInPlace(a.series[id].values())))
+	for id := range a.series {
+		if cat.on[id] && a.series[id].len() > 0 {
+			res.Metrics = append(res.Metrics, recordResult(&cat.defs[id], statsInPlace(a.series[id].values())))
 		}
 	}
 	for _, tag := range a.extraOrder {
-		d := Def{Tag: tag, Header: tag, DisplayOrder: NoDisplayOrder}
-		res.Metrics = append(res.Metrics, recordResult(&d, statsInPlace(a.extra[tag].values())))
+		e := entry{Def: Def{MetricSpec: sdk.MetricSpec{Tag: tag, Header: tag}}, div: 1, order: NoDisplayOrder}
+		res.Metrics = append(res.Metrics, recordResult(&e, statsInPlace(a.extra[tag].values())))
 	}
 
 	agg := a.runLevel()
-	for id := range numMetrics {
-		if v, ok := agg.value(id); ok && a.on[id] {
-			res.Metrics = append(res.Metrics, scalarResult(&registry[id], v))
+	for i := range numRunLevel {
+		id := cat.runLevelID(i)
+		if v, ok := agg.value(i); ok && cat.on[id] {
+			res.Metrics = append(res.Metrics, scalarResult(&cat.defs[id], v))
 		}
 	}
-	if d, ok := agg.value(idBenchmarkDuration); ok && a.on[idBenchmarkDuration] {
+	if d, ok := agg.value(rlBenchmarkDuration); ok && cat.on[cat.runLevelID(rlBenchmarkDuration)] {
 		res.BenchmarkDurationS = d / nsPerSec
 	}
 
@@ -55,41 +56,49 @@ func (a *Accumulator) Summarize() *sdk.Results {
 // runLevel holds the aggregate and derived values in base units; a metric
 // without a value is absent.
 type runLevel struct {
-	v   [numMetrics]float64
-	has [numMetrics]bool
+	v   [numRunLevel]float64
+	has [numRunLevel]bool
 }
 
-func (r *runLevel) set(id metricID, x float64) { r.v[id], r.has[id] = x, true }
+func (r *runLevel) set(i runLevelIdx, x float64) { r.v[i], r.has[i] = x, true }
 
-func (r *runLevel) value(id metricID) (float64, bool) { return r.v[id], r.has[id] }
+func (r *runLevel) value(i runLevelIdx) (float64, bool) { return r.v[i], r.has[i] }
+
+// seriesOf returns the values of a record metric, nil when undeclared.
+func (a *Accumulator) seriesOf(id metricID) *series {
+	if id == noMetric {
+		return nil
+	}
+	return &a.series[id]
+}
 
 // runLevel computes the aggregate and derived metrics. Dependents of an
 // absent metric are absent too (AIPerf's NoMetricValue/ValueError cascade).
 func (a *Accumulator) runLevel() runLevel {
 	var r runLevel
 	if n := a.valid.Load(); n > 0 {
-		r.set(idRequestCount, float64(n))
+		r.set(rlRequestCount, float64(n))
 		if len(a.slos) > 0 {
 			// Every valid record contributes 0 or 1, so the count exists
 			// (possibly 0) as soon as one valid record arrived.
-			r.set(idGoodRequestCount, float64(a.good.Load()))
+			r.set(rlGoodRequestCount, float64(a.good.Load()))
 		}
 	}
 	// Zero-error trap: error_request_count is absent, not 0, without errors.
 	if n := a.errored.Load(); n > 0 {
-		r.set(idErrorRequestCount, float64(n))
+		r.set(rlErrorRequestCount, float64(n))
 	}
 	if a.hasMinTS {
-		r.set(idMinRequestTS, float64(a.minRequestTS))
+		r.set(rlMinRequestTS, float64(a.minRequestTS))
 	}
 	if a.hasMaxTS {
-		r.set(idMaxResponseTS, float64(a.maxResponseTS))
+		r.set(rlMaxResponseTS, float64(a.maxResponseTS))
 	}
-	if a.series[idOSL].len() > 0 {
-		r.set(idTotalOSL, a.series[idOSL].sum())
+	if s := a.seriesOf(a.cat.osl); s != nil && s.len() > 0 {
+		r.set(rlTotalOSL, s.sum())
 	}
-	if a.series[idISL].len() > 0 {
-		r.set(idTotalISL, a.series[idISL].sum())
+	if s := a.seriesOf(a.cat.isl); s != nil && s.len() > 0 {
+		r.set(rlTotalISL, s.sum())
 	}
 	// benchmark_duration = max response - min request (wall clock); min >= max
 	// is invalid and leaves the duration and every rate absent.
@@ -97,24 +106,24 @@ func (a *Accumulator) runLevel() runLevel {
 		return r
 	}
 	durNs := float64(a.maxResponseTS - a.minRequestTS)
-	r.set(idBenchmarkDuration, durNs)
+	r.set(rlBenchmarkDuration, durNs)
 	durS := durNs / nsPerSec
-	rate := func(dst, src metricID) {
+	rate := func(dst, src runLevelIdx) {
 		if x, ok := r.value(src); ok {
 			r.set(dst, x/durS)
 		}
 	}
-	rate(idOutputThroughput, idTotalOSL)
-	rate(idRequestThroughput, idRequestCount)
-	rate(idGoodput, idGoodRequestCount)
+	rate(rlOutputThroughput, rlTotalOSL)
+	rate(rlRequestThroughput, rlRequestCount)
+	rate(rlGoodput, rlGoodRequestCount)
 	return r
 }
 
-func recordResult(def *Def, s Stats) sdk.MetricResult {
-	s = s.scaled(displayDivisor(def.Unit, def.DisplayUnit))
+func recordResult(e *entry, s Stats) sdk.MetricResult {
+	s = s.scaled(e.div)
 	return sdk.MetricResult{
-		Tag: def.Tag, Header: def.Header, Unit: def.DisplayUnit, Flags: def.Flags,
-		DisplayOrder: def.DisplayOrder, Integer: def.Integer,
+		Tag: e.Tag, Header: e.Header, Unit: e.Display(), Flags: e.Flags,
+		DisplayOrder: e.order, Integer: e.Integer,
 		Avg: &s.Avg, Min: &s.Min, Max: &s.Max,
 		P1: &s.P1, P5: &s.P5, P10: &s.P10, P25: &s.P25, P50: &s.P50,
 		P75: &s.P75, P90: &s.P90, P95: &s.P95, P99: &s.P99,
@@ -122,11 +131,11 @@ func recordResult(def *Def, s Stats) sdk.MetricResult {
 	}
 }
 
-func scalarResult(def *Def, base float64) sdk.MetricResult {
-	avg := def.ToDisplay(base)
+func scalarResult(e *entry, base float64) sdk.MetricResult {
+	avg := e.toDisplay(base)
 	return sdk.MetricResult{
-		Tag: def.Tag, Header: def.Header, Unit: def.DisplayUnit, Flags: def.Flags,
-		DisplayOrder: def.DisplayOrder, Integer: def.Integer, Avg: &avg,
+		Tag: e.Tag, Header: e.Header, Unit: e.Display(), Flags: e.Flags,
+		DisplayOrder: e.order, Integer: e.Integer, Avg: &avg,
 	}
 }
 

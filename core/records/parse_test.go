@@ -7,10 +7,15 @@ import (
 	"testing"
 
 	"github.com/aiperf-go/aiperf/core/engine"
+	"github.com/aiperf-go/aiperf/core/internal/testfixtures"
 	sdk "github.com/aiperf-go/aiperf/plugin-sdk"
-	"github.com/aiperf-go/aiperf/plugins/builtin/endpoint/chat"
-	"github.com/aiperf-go/aiperf/plugins/builtin/endpoint/completions"
-	"github.com/aiperf-go/aiperf/plugins/builtin/tokenizer/tiktoken"
+)
+
+// chat is an OpenAI-chat-shaped endpoint; words a tokenizer whose count of
+// joined pieces differs from the sum of their counts.
+var (
+	chat  = testfixtures.Endpoint{}
+	words = testfixtures.Words{}
 )
 
 func intp(v int) *int { return &v }
@@ -75,7 +80,7 @@ func chunks(f func(string) string, parts ...string) []string {
 }
 
 func TestParseCountsTokens(t *testing.T) {
-	tok := tiktoken.New()
+	tok := words
 	// Word pieces: the joined text is fewer tokens than the pieces counted
 	// one by one, so a per-chunk count (or a chunk count) is caught.
 	answer := []string{"Hel", "lo", " wor", "ld", " toge", "ther"}
@@ -110,7 +115,7 @@ func TestParseCountsTokens(t *testing.T) {
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {
 			cm := completed(c.units...)
-			pr := Parse(chat.New(), tok, cm, ClientTokenizer)
+			pr := Parse(chat, tok, cm, ClientTokenizer)
 			if pr.Record != cm.Record || pr.Record.Error != nil {
 				t.Fatalf("record %p error %+v", pr.Record, pr.Record.Error)
 			}
@@ -145,7 +150,7 @@ func checkCount(t *testing.T, name string, got, want *int) {
 }
 
 func TestParseKeepsArrivalTimesInOrder(t *testing.T) {
-	pr := Parse(chat.New(), tiktoken.New(), completed(roleChunk, contentChunk("a"), contentChunk("b"), doneEvent, contentChunk("c")), ClientTokenizer)
+	pr := Parse(chat, words, completed(roleChunk, contentChunk("a"), contentChunk("b"), doneEvent, contentChunk("c")), ClientTokenizer)
 	var got []int64
 	var text string
 	for _, r := range pr.ContentResponses() {
@@ -174,7 +179,7 @@ func TestParseLastUsageWins(t *testing.T) {
 	}
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {
-			pr := Parse(chat.New(), tiktoken.New(), completed(c.units...), ClientTokenizer)
+			pr := Parse(chat, words, completed(c.units...), ClientTokenizer)
 			if c.completion == nil {
 				if pr.Usage != nil {
 					t.Errorf("Usage = %+v, want none", pr.Usage)
@@ -191,10 +196,10 @@ func TestParseLastUsageWins(t *testing.T) {
 }
 
 func TestParseMalformedUnit(t *testing.T) {
-	tok := tiktoken.New()
+	tok := words
 	t.Run("turns a valid record into a parse error", func(t *testing.T) {
 		cm := completed(roleChunk, contentChunk("Hello"), malformed, contentChunk(" world"), usageChunk(2, 2), doneEvent)
-		pr := Parse(chat.New(), tok, cm, ClientTokenizer)
+		pr := Parse(chat, tok, cm, ClientTokenizer)
 		err := pr.Record.Error
 		if err == nil || err.Type != "ResponseParseError" || !strings.HasPrefix(err.Message, "response 2: ") {
 			t.Fatalf("Error = %+v, want ResponseParseError on response 2", err)
@@ -214,7 +219,7 @@ func TestParseMalformedUnit(t *testing.T) {
 		}
 	})
 	t.Run("first malformed unit is the one reported", func(t *testing.T) {
-		pr := Parse(chat.New(), tok, completed(contentChunk("a"), malformed, `not json`), ClientTokenizer)
+		pr := Parse(chat, tok, completed(contentChunk("a"), malformed, `not json`), ClientTokenizer)
 		if pr.Record.Error == nil || !strings.HasPrefix(pr.Record.Error.Message, "response 1: ") {
 			t.Errorf("Error = %+v, want the first malformed unit (1)", pr.Record.Error)
 		}
@@ -223,7 +228,7 @@ func TestParseMalformedUnit(t *testing.T) {
 		cm := completed(malformed, contentChunk("partial"))
 		orig := &sdk.ErrorDetails{Code: 500, Type: "Internal Server Error", Message: "boom"}
 		cm.Record.Error = orig
-		pr := Parse(chat.New(), tok, cm, ClientTokenizer)
+		pr := Parse(chat, tok, cm, ClientTokenizer)
 		if pr.Record.Error != orig || *orig != (sdk.ErrorDetails{Code: 500, Type: "Internal Server Error", Message: "boom"}) {
 			t.Errorf("Error = %+v, want the original HTTP 500 untouched", pr.Record.Error)
 		}
@@ -234,7 +239,7 @@ func TestParseMalformedUnit(t *testing.T) {
 }
 
 func TestParseWithoutTokenizer(t *testing.T) {
-	pr := Parse(chat.New(), nil, completed(reasoningChunk("hm"), contentChunk("answer")), ClientTokenizer)
+	pr := Parse(chat, nil, completed(reasoningChunk("hm"), contentChunk("answer")), ClientTokenizer)
 	if pr.OutputTokens != nil || pr.ReasoningTokens != nil {
 		t.Errorf("counts without a tokenizer: %v %v", pr.OutputTokens, pr.ReasoningTokens)
 	}
@@ -243,15 +248,24 @@ func TestParseWithoutTokenizer(t *testing.T) {
 	}
 }
 
+// plainText is an endpoint whose units are bare text: chat's parser would
+// fail on every one of them.
+type plainText struct{ testfixtures.Endpoint }
+
+func (plainText) ParseResponse(data []byte) (sdk.ParsedResponse, error) {
+	if string(data) == doneEvent {
+		return sdk.ParsedResponse{}, nil
+	}
+	return sdk.ParsedResponse{Text: string(data)}, nil
+}
+
 func TestParseUsesTheGivenEndpoint(t *testing.T) {
-	// A completions stream: chat's parser would see no content in it.
-	units := []string{`{"object":"text_completion","choices":[{"index":0,"text":"Hel"}]}`,
-		`{"object":"text_completion","choices":[{"index":0,"text":"lo"}]}`, doneEvent}
-	tok := tiktoken.New()
-	pr := Parse(completions.New(), tok, completed(units...), ClientTokenizer)
+	units := []string{"Hel", "lo", doneEvent}
+	tok := words
+	pr := Parse(plainText{}, tok, completed(units...), ClientTokenizer)
 	checkCount(t, "OutputTokens", pr.OutputTokens, intp(tok.Count("Hello")))
-	if len(pr.ContentResponses()) != 2 {
-		t.Errorf("%d content responses, want 2", len(pr.ContentResponses()))
+	if len(pr.ContentResponses()) != 2 || pr.Record.Error != nil {
+		t.Errorf("%d content responses (error %+v), want 2", len(pr.ContentResponses()), pr.Record.Error)
 	}
 }
 
@@ -271,7 +285,7 @@ func TestParseServerUsage(t *testing.T) {
 	}
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {
-			pr := Parse(chat.New(), tiktoken.New(), completed(c.units...), ServerUsage)
+			pr := Parse(chat, words, completed(c.units...), ServerUsage)
 			checkCount(t, "InputTokens", pr.InputTokens, c.isl)
 			checkCount(t, "OutputTokens", pr.OutputTokens, c.output)
 			checkCount(t, "ReasoningTokens", pr.ReasoningTokens, c.reasoning)
@@ -304,14 +318,14 @@ func (b *batchEndpoint) ParseRecord(units []sdk.Response) ([]sdk.ParsedResponse,
 }
 
 func TestParseUsesOneCallPerRecordWhenOffered(t *testing.T) {
-	ep := &batchEndpoint{Endpoint: chat.New()}
-	pr := Parse(ep, tiktoken.New(), completed(roleChunk, contentChunk("Hello"), contentChunk(" world"), doneEvent), ClientTokenizer)
+	ep := &batchEndpoint{Endpoint: chat}
+	pr := Parse(ep, words, completed(roleChunk, contentChunk("Hello"), contentChunk(" world"), doneEvent), ClientTokenizer)
 	if ep.calls != 1 {
 		t.Errorf("ParseRecord called %d times for one record, want 1", ep.calls)
 	}
 	checkCount(t, "OutputTokens", pr.OutputTokens, intp(2))
-	failing := &batchEndpoint{Endpoint: chat.New(), fail: true}
-	pr = Parse(failing, tiktoken.New(), completed(contentChunk("x")), ClientTokenizer)
+	failing := &batchEndpoint{Endpoint: chat, fail: true}
+	pr = Parse(failing, words, completed(contentChunk("x")), ClientTokenizer)
 	if pr.Record.Error == nil || pr.Record.Error.Type != "ResponseParseError" || !strings.Contains(pr.Record.Error.Message, "plugin crashed") {
 		t.Errorf("a failing record parser gave %+v", pr.Record.Error)
 	}

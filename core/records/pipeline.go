@@ -12,16 +12,24 @@ import (
 	sdk "github.com/aiperf-go/aiperf/plugin-sdk"
 )
 
+// RecordProcessorID is the record_processor_id every profile_export.jsonl
+// line carries: one pipeline processes the whole run.
+const RecordProcessorID = "record_processor_0"
+
 // Pipeline processes finished requests concurrently and folds them into
 // accumulators and sinks from a single collector goroutine.
 type Pipeline struct {
 	endpoint     sdk.Endpoint
 	tokenizer    sdk.Tokenizer
 	processors   []sdk.RecordProcessor
+	names        []string
+	catalog      *metrics.Catalog
 	accumulators []sdk.Accumulator
 	sinks        []sdk.RecordSink
 	log          *slog.Logger
 	tokenSource  TokenSource
+	// warned holds the undeclared tags already logged.
+	warned sync.Map
 
 	in        chan engine.Completed
 	processed chan *sdk.RecordMetrics
@@ -35,9 +43,17 @@ type Pipeline struct {
 
 // Config holds the pipeline's collaborators.
 type Config struct {
-	Endpoint     sdk.Endpoint
-	Tokenizer    sdk.Tokenizer
-	Processors   []sdk.RecordProcessor
+	Endpoint   sdk.Endpoint
+	Tokenizer  sdk.Tokenizer
+	Processors []sdk.RecordProcessor
+	// ProcessorNames name Processors (same order) in messages; a missing
+	// name falls back to the processor's Go type.
+	ProcessorNames []string
+	// Catalog is the run's metric catalog, built from every processor's
+	// declared metrics: values that do not apply to the run are dropped
+	// before accumulators and sinks see them, and the JSONL lines take
+	// their units from it. Nil treats every value as undeclared.
+	Catalog      *metrics.Catalog
 	Accumulators []sdk.Accumulator
 	Sinks        []sdk.RecordSink
 	Logger       *slog.Logger
@@ -57,9 +73,17 @@ func NewPipeline(cfg Config) *Pipeline {
 	if log == nil {
 		log = slog.Default()
 	}
+	names := make([]string, len(cfg.Processors))
+	for i, proc := range cfg.Processors {
+		if i < len(cfg.ProcessorNames) && cfg.ProcessorNames[i] != "" {
+			names[i] = cfg.ProcessorNames[i]
+		} else {
+			names[i] = fmt.Sprintf("%T", proc)
+		}
+	}
 	p := &Pipeline{
 		endpoint: cfg.Endpoint, tokenizer: cfg.Tokenizer, processors: cfg.Processors,
-		accumulators: cfg.Accumulators, sinks: cfg.Sinks, log: log, tokenSource: cfg.TokenSource,
+		names: names, catalog: cfg.Catalog, accumulators: cfg.Accumulators, sinks: cfg.Sinks, log: log, tokenSource: cfg.TokenSource,
 		in:        make(chan engine.Completed, 4096),
 		processed: make(chan *sdk.RecordMetrics, 4096),
 	}
@@ -95,15 +119,20 @@ func (p *Pipeline) Records() int {
 func (p *Pipeline) work() {
 	for c := range p.in {
 		parsed := Parse(p.endpoint, p.tokenizer, c, p.tokenSource)
+		// Parse may have turned the record into an error; the gate follows.
+		valid := parsed.Record.Valid()
 		var merged *sdk.RecordMetrics
-		for _, proc := range p.processors {
+		for i, proc := range p.processors {
 			rm, err := proc.Process(parsed)
 			if err == nil && (rm == nil || rm.Values == nil) {
 				err = fmt.Errorf("returned no metric values")
 			}
 			if err != nil {
-				p.fail(fmt.Errorf("record processor %T on request %s: %w", proc, c.Record.XRequestID, err))
+				p.fail(fmt.Errorf("record processor %s on request %s: %w", p.names[i], c.Record.XRequestID, err))
 				continue
+			}
+			if p.catalog.Filter(rm.Values, valid) {
+				p.warnUndeclared(i, rm.Values)
 			}
 			if merged == nil {
 				merged = rm
@@ -114,7 +143,7 @@ func (p *Pipeline) work() {
 			}
 		}
 		if merged == nil {
-			merged = &sdk.RecordMetrics{Record: c.Record, Values: map[string]sdk.MetricValue{}, InputTokens: parsed.InputTokens}
+			merged = &sdk.RecordMetrics{Record: parsed.Record, Values: map[string]sdk.MetricValue{}, InputTokens: parsed.InputTokens}
 		}
 		p.processed <- merged
 	}
@@ -126,7 +155,7 @@ func (p *Pipeline) collect() {
 			acc.Add(rm)
 		}
 		if len(p.sinks) > 0 {
-			info := metrics.ToRecordInfo(rm, "record_processor_0")
+			info := metrics.ToRecordInfo(rm, p.catalog, RecordProcessorID)
 			for _, s := range p.sinks {
 				if err := s.WriteRecord(info); err != nil {
 					p.fail(fmt.Errorf("record sink %T: %w", s, err))
@@ -136,6 +165,20 @@ func (p *Pipeline) collect() {
 		p.errMu.Lock()
 		p.records++
 		p.errMu.Unlock()
+	}
+}
+
+// warnUndeclared logs, once per tag, a value no processor declared: it is
+// still accumulated and exported, under its tag and without a unit.
+func (p *Pipeline) warnUndeclared(proc int, values map[string]sdk.MetricValue) {
+	for tag := range values {
+		if p.catalog.Known(tag) {
+			continue
+		}
+		if _, seen := p.warned.LoadOrStore(tag, struct{}{}); !seen {
+			p.log.Warn("record processor produced a metric it did not declare; it is reported under its tag, without unit or display order",
+				"processor", p.names[proc], "tag", tag)
+		}
 	}
 }
 

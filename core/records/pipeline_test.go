@@ -1,97 +1,109 @@
 package records
 
 import (
-	"bufio"
 	"bytes"
-	"context"
-	"encoding/json"
 	"errors"
 	"fmt"
 	"log/slog"
-	"os"
-	"path/filepath"
 	"strings"
 	"sync"
 	"testing"
-	"time"
 
 	"github.com/aiperf-go/aiperf/core/engine"
-	"github.com/aiperf-go/aiperf/core/transport"
-	"github.com/aiperf-go/aiperf/mockserver"
+	"github.com/aiperf-go/aiperf/core/internal/testfixtures"
+	"github.com/aiperf-go/aiperf/core/metrics"
 	sdk "github.com/aiperf-go/aiperf/plugin-sdk"
-	"github.com/aiperf-go/aiperf/plugins/builtin/accumulator/metricresults"
-	"github.com/aiperf-go/aiperf/plugins/builtin/dataexporter/jsonlexport"
-	"github.com/aiperf-go/aiperf/plugins/builtin/endpoint/chat"
-	"github.com/aiperf-go/aiperf/plugins/builtin/recordprocessor/metricrecord"
-	"github.com/aiperf-go/aiperf/plugins/builtin/timing/concurrency"
-	"github.com/aiperf-go/aiperf/plugins/builtin/tokenizer/tiktoken"
 )
 
-// finishedRequests runs n real requests (streaming chat) against the mock
-// server and returns them as the engine hands them over.
-func finishedRequests(t *testing.T, n int, errorRate float64) ([]engine.Completed, sdk.RunInfo) {
-	t.Helper()
-	srv, err := mockserver.New(mockserver.Config{Host: "127.0.0.1", Fast: true, ErrorRate: errorRate, RandomSeed: 5})
-	if err != nil {
-		t.Fatal(err)
+// answer is what every finished request of these tests streamed: four words
+// in four chunks, 1 ms apart from 10 ms after the start.
+var answer = []string{"one", " two", " three", " four"}
+
+const (
+	firstChunkNs = 10_000_000
+	chunkGapNs   = 1_000_000
+)
+
+// finished returns n requests as the engine hands them over: streamed chat
+// answers (with a usage chunk and [DONE]), or, with failed, HTTP 500s.
+func finished(n int, failed bool) []engine.Completed {
+	out := make([]engine.Completed, n)
+	for i := range out {
+		start := int64(i) * 100_000_000
+		rec := &sdk.RequestRecord{XRequestID: fmt.Sprintf("req-%d", i), ConversationID: fmt.Sprintf("c%d", i),
+			SessionNum: i, Phase: sdk.PhaseProfiling, Streaming: true, Status: 200,
+			TimestampNs: 1_700_000_000_000_000_000 + start, StartPerfNs: start}
+		if failed {
+			rec.Status = 500
+			rec.Error = &sdk.ErrorDetails{Code: 500, Type: "Internal Server Error", Message: "boom"}
+			rec.EndPerfNs = start + firstChunkNs
+		} else {
+			at := start + firstChunkNs
+			for _, w := range answer {
+				rec.Responses = append(rec.Responses, sdk.Response{PerfNs: at, Data: []byte(contentChunk(w))})
+				at += chunkGapNs
+			}
+			rec.Responses = append(rec.Responses, sdk.Response{PerfNs: at, Data: []byte(usageChunk(5, 4))},
+				sdk.Response{PerfNs: at, Data: []byte(doneEvent)})
+			rec.EndPerfNs = at
+		}
+		out[i] = engine.Completed{Record: rec, Request: &engine.PreparedRequest{ConversationID: rec.ConversationID,
+			InputText: fmt.Sprintf("tell me about number %d", i), InputTokens: intp(5)}}
 	}
-	addr, err := srv.Start()
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() {
-		ctx, cancel := context.WithTimeout(context.Background(), 5*time.Second)
-		defer cancel()
-		_ = srv.Shutdown(ctx)
-	})
-	ep := chat.New()
-	convs := make([]sdk.Conversation, 5)
-	for i := range convs {
-		convs[i] = sdk.Conversation{SessionID: fmt.Sprintf("c%d", i),
-			Turns: []sdk.Turn{{Texts: []string{fmt.Sprintf("tell me about number %d", i)}, MaxTokens: intp(4)}}}
-	}
-	reqs, _, err := engine.Prepare(ep, convs, engine.PrepareOptions{Models: []string{"m"}, Streaming: true,
-		ExtraInputs: map[string]any{"ignore_eos": true}, Tokenizer: tiktoken.New()})
-	if err != nil {
-		t.Fatal(err)
-	}
-	tr := transport.New(transport.Options{MaxConnsPerHost: 4})
-	t.Cleanup(func() { _ = tr.Close() })
-	eng, err := engine.New(tr, concurrency.New(), reqs, engine.Options{URLs: []string{"http://" + addr + chat.Path}, Streaming: true})
-	if err != nil {
-		t.Fatal(err)
-	}
-	var mu sync.Mutex
-	var out []engine.Completed
-	err = eng.RunPhase(context.Background(), sdk.PhasePlan{Phase: sdk.PhaseProfiling, RequestCount: n, Concurrency: 4},
-		func(c engine.Completed) {
-			mu.Lock()
-			out = append(out, c)
-			mu.Unlock()
-		})
-	if err != nil {
-		t.Fatal(err)
-	}
-	if len(out) != n {
-		t.Fatalf("engine finished %d of %d requests", len(out), n)
-	}
-	return out, sdk.RunInfo{Endpoint: ep.Metadata(), Streaming: true}
+	return out
 }
 
-// observer is an accumulator and a record sink that counts what it sees.
+// copies gives each subtest its own records: Parse may write rec.Error.
+func copies(done []engine.Completed) []engine.Completed {
+	out := make([]engine.Completed, len(done))
+	for i, c := range done {
+		rec := *c.Record
+		out[i] = engine.Completed{Record: &rec, Request: c.Request}
+	}
+	return out
+}
+
+// fixtureCatalog is the catalog of a run whose only processor is the
+// fixture one.
+func fixtureCatalog(t *testing.T, info sdk.RunInfo, extra ...metrics.Declared) *metrics.Catalog {
+	t.Helper()
+	decl := append([]metrics.Declared{{Plugin: "fixture", Specs: testfixtures.Processor{}.Metrics()}}, extra...)
+	cat, err := metrics.NewCatalog(decl, info)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return cat
+}
+
+// coreAccumulator is the core's accumulator as a plugin.
+type coreAccumulator struct{ *metrics.Accumulator }
+
+func (a coreAccumulator) Summarize() (*sdk.Results, error) { return a.Accumulator.Summarize(), nil }
+
+func newCoreAccumulator(t *testing.T, cat *metrics.Catalog, info sdk.RunInfo) coreAccumulator {
+	t.Helper()
+	acc, err := metrics.NewAccumulator(cat, info)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return coreAccumulator{acc}
+}
+
+// observer is an accumulator and a record sink that records what it sees.
 type observer struct {
 	mu      sync.Mutex
 	added   map[string]int // by x_request_id
 	written map[string]int
 	values  map[string]map[string]sdk.MetricValue
+	lines   map[string]*sdk.RecordInfo
 	closed  int
 }
 
 func newObserver() *observer {
-	return &observer{added: map[string]int{}, written: map[string]int{}, values: map[string]map[string]sdk.MetricValue{}}
+	return &observer{added: map[string]int{}, written: map[string]int{},
+		values: map[string]map[string]sdk.MetricValue{}, lines: map[string]*sdk.RecordInfo{}}
 }
 
-func (o *observer) Init(sdk.RunInfo) error { return nil }
 func (o *observer) Add(rm *sdk.RecordMetrics) {
 	o.mu.Lock()
 	defer o.mu.Unlock()
@@ -105,10 +117,17 @@ func (o *observer) WriteRecord(rec *sdk.RecordInfo) error {
 	o.mu.Lock()
 	defer o.mu.Unlock()
 	o.written[rec.Metadata.XRequestID]++
+	o.lines[rec.Metadata.XRequestID] = rec
 	return nil
 }
 func (o *observer) Close() error { o.closed++; return nil }
 
+// unopened is a sink refusing every record, like a file exporter never opened.
+type unopened struct{}
+
+func (unopened) Open(*sdk.ExportContext) error     { return nil }
+func (unopened) WriteRecord(*sdk.RecordInfo) error { return errors.New("WriteRecord before Open") }
+func (unopened) Close() error                      { return nil }
 func exactlyOnce(t *testing.T, what string, seen map[string]int, want []engine.Completed) {
 	t.Helper()
 	if len(seen) != len(want) {
@@ -121,57 +140,22 @@ func exactlyOnce(t *testing.T, what string, seen map[string]int, want []engine.C
 	}
 }
 
-func readJSONL(t *testing.T, path string) []sdk.RecordInfo {
-	t.Helper()
-	f, err := os.Open(path)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer f.Close()
-	var out []sdk.RecordInfo
-	sc := bufio.NewScanner(f)
-	sc.Buffer(make([]byte, 1<<20), 1<<24)
-	for sc.Scan() {
-		var r sdk.RecordInfo
-		if err := json.Unmarshal(sc.Bytes(), &r); err != nil {
-			t.Fatalf("line %q: %v", sc.Text(), err)
-		}
-		out = append(out, r)
-	}
-	return out
-}
-
 func TestPipelineDeliversEveryRecordOnce(t *testing.T) {
 	const n = 30
-	done, info := finishedRequests(t, n, 0)
+	done := finished(n, false)
+	info := testfixtures.StreamingRun()
 	for _, workers := range []int{0, 1, 7} {
 		t.Run(fmt.Sprintf("workers=%d", workers), func(t *testing.T) {
-			proc := metricrecord.New()
-			acc := metricresults.New()
-			for _, err := range []error{proc.Init(info), acc.Init(info)} {
-				if err != nil {
-					t.Fatal(err)
-				}
-			}
-			dir := t.TempDir()
-			jsonl := jsonlexport.New()
-			ec := &sdk.ExportContext{ArtifactDir: dir, Files: sdk.ArtifactFiles{RecordsJSONL: "records.jsonl"}, ExportLevel: "records"}
-			if err := jsonl.Open(ec); err != nil {
-				t.Fatal(err)
-			}
+			cat := fixtureCatalog(t, info)
+			acc := newCoreAccumulator(t, cat, info)
 			obs := newObserver()
-			p := NewPipeline(Config{Endpoint: chat.New(), Tokenizer: tiktoken.New(), Processors: []sdk.RecordProcessor{proc},
-				Accumulators: []sdk.Accumulator{acc, obs}, Sinks: []sdk.RecordSink{jsonl, obs}, Workers: workers})
-			for _, c := range done {
-				// Each subtest parses its own copy: Parse may write rec.Error.
-				rec := *c.Record
-				p.Submit(engine.Completed{Record: &rec, Request: c.Request})
+			p := NewPipeline(Config{Endpoint: chat, Tokenizer: words, Processors: []sdk.RecordProcessor{testfixtures.Processor{}},
+				Catalog: cat, Accumulators: []sdk.Accumulator{acc, obs}, Sinks: []sdk.RecordSink{obs}, Workers: workers})
+			for _, c := range copies(done) {
+				p.Submit(c)
 			}
 			if err := p.Close(); err != nil {
 				t.Fatalf("Close: %v", err)
-			}
-			if err := jsonl.Close(); err != nil {
-				t.Fatal(err)
 			}
 			if p.Records() != n {
 				t.Errorf("Records() = %d, want %d", p.Records(), n)
@@ -181,48 +165,46 @@ func TestPipelineDeliversEveryRecordOnce(t *testing.T) {
 			if obs.closed != 0 {
 				t.Error("the pipeline closed a sink it does not own")
 			}
-			// The real processor ran on every record before it reached the accumulators.
+			// The processor ran on every record before it reached the accumulators.
 			for id, vals := range obs.values {
-				if _, ok := vals["request_latency"]; !ok {
-					t.Errorf("record %s reached the accumulator without request_latency: %v", id, vals)
+				if lat, ok := vals[testfixtures.TagRequestLatency]; !ok || lat.Scalar != firstChunkNs+3*chunkGapNs {
+					t.Errorf("record %s request_latency %+v, want %d", id, lat, firstChunkNs+3*chunkGapNs)
 				}
-				if osl, ok := vals["output_sequence_length"]; !ok || osl.Scalar != 4 {
-					t.Errorf("record %s output_sequence_length %+v, want 4 (max_tokens with ignore_eos)", id, osl)
+				if osl, ok := vals[testfixtures.TagOSL]; !ok || osl.Scalar != 4 {
+					t.Errorf("record %s output_sequence_length %+v, want 4 (the answer's words)", id, osl)
 				}
 			}
-			res, err := acc.Summarize()
-			if err != nil {
-				t.Fatal(err)
-			}
-			if rc, ok := res.Metric("request_count"); !ok || rc.Avg == nil || *rc.Avg != n || res.CompletedRecords != n {
+			res := acc.Accumulator.Summarize()
+			if rc, ok := res.Metric(metrics.TagRequestCount); !ok || rc.Avg == nil || *rc.Avg != n || res.CompletedRecords != n {
 				t.Errorf("request_count %+v, CompletedRecords %d; want %d", rc.Avg, res.CompletedRecords, n)
 			}
-			lines := readJSONL(t, filepath.Join(dir, "records.jsonl"))
-			written := map[string]int{}
-			for _, l := range lines {
-				written[l.Metadata.XRequestID]++
-				if _, ok := l.Metrics["time_to_first_token"]; !ok || l.Error != nil {
-					t.Errorf("JSONL line %s lacks TTFT or has an error: %+v", l.Metadata.XRequestID, l.Error)
+			// Lines carry the catalog's display units and the pipeline's id.
+			for id, l := range obs.lines {
+				ttft, ok := l.Metrics[testfixtures.TagTTFT]
+				if !ok || ttft.Value != 10.0 || ttft.Unit != "ms" || l.Error != nil {
+					t.Errorf("line %s: TTFT %+v, error %+v; want 10 ms and no error", id, ttft, l.Error)
+				}
+				if osl := l.Metrics[testfixtures.TagOSL]; osl.Value != 4 || osl.Unit != "tokens" {
+					t.Errorf("line %s: OSL %#v, want int 4 tokens", id, osl)
+				}
+				if l.Metadata.RecordProcessorID != RecordProcessorID || RecordProcessorID != "record_processor_0" {
+					t.Errorf("line %s: record_processor_id %q", id, l.Metadata.RecordProcessorID)
 				}
 			}
-			exactlyOnce(t, "jsonl file", written, done)
 		})
 	}
 }
 
 func TestPipelineReportsSinkErrorsOnClose(t *testing.T) {
 	const n = 12
-	done, info := finishedRequests(t, n, 0)
-	acc := metricresults.New()
-	if err := acc.Init(info); err != nil {
-		t.Fatal(err)
-	}
+	done := finished(n, false)
+	info := testfixtures.StreamingRun()
+	cat := fixtureCatalog(t, info)
+	acc := newCoreAccumulator(t, cat, info)
 	obs := newObserver()
-	// A jsonl exporter that was never opened refuses every record.
-	broken := jsonlexport.New()
 	var logBuf bytes.Buffer
-	p := NewPipeline(Config{Endpoint: chat.New(), Tokenizer: tiktoken.New(), Accumulators: []sdk.Accumulator{acc},
-		Sinks: []sdk.RecordSink{broken, obs}, Workers: 2, Logger: slog.New(slog.NewTextHandler(&logBuf, nil))})
+	p := NewPipeline(Config{Endpoint: chat, Tokenizer: words, Catalog: cat, Accumulators: []sdk.Accumulator{acc},
+		Sinks: []sdk.RecordSink{unopened{}, obs}, Workers: 2, Logger: slog.New(slog.NewTextHandler(&logBuf, nil))})
 	for _, c := range done {
 		p.Submit(c)
 	}
@@ -230,7 +212,7 @@ func TestPipelineReportsSinkErrorsOnClose(t *testing.T) {
 	if err == nil {
 		t.Fatal("Close returned nil although the sink failed every write")
 	}
-	if !strings.Contains(err.Error(), "record sink *jsonlexport.Exporter") || !strings.Contains(err.Error(), "WriteRecord before Open") {
+	if !strings.Contains(err.Error(), "record sink records.unopened") || !strings.Contains(err.Error(), "WriteRecord before Open") {
 		t.Errorf("Close error %q does not name the sink and its error", err)
 	}
 	// A systematic failure is reported a bounded number of times.
@@ -245,15 +227,16 @@ func TestPipelineReportsSinkErrorsOnClose(t *testing.T) {
 		t.Errorf("Records() = %d, want %d", p.Records(), n)
 	}
 	exactlyOnce(t, "second sink", obs.written, done)
-	if res, _ := acc.Summarize(); res.CompletedRecords != n {
+	if res := acc.Accumulator.Summarize(); res.CompletedRecords != n {
 		t.Errorf("accumulator got %d records, want %d", res.CompletedRecords, n)
 	}
 }
 
-// tagger is a second record processor that adds one value or fails.
+// tagger is a second record processor that adds one value it does not
+// declare, or fails.
 type tagger struct{ fail bool }
 
-func (tagger) Init(sdk.RunInfo) error { return nil }
+func (tagger) Metrics() []sdk.MetricSpec { return nil }
 func (g tagger) Process(rec *sdk.ParsedRecord) (*sdk.RecordMetrics, error) {
 	if g.fail {
 		return nil, errors.New("tagger refuses")
@@ -261,39 +244,56 @@ func (g tagger) Process(rec *sdk.ParsedRecord) (*sdk.RecordMetrics, error) {
 	return &sdk.RecordMetrics{Record: rec.Record, Values: map[string]sdk.MetricValue{"tagged": {Scalar: 1}}}, nil
 }
 
+// leaky computes metrics whatever the run and the record, as a careless
+// external processor might.
+type leaky struct{}
+
+func (leaky) Metrics() []sdk.MetricSpec { return nil }
+func (leaky) Process(rec *sdk.ParsedRecord) (*sdk.RecordMetrics, error) {
+	return &sdk.RecordMetrics{Record: rec.Record, Values: map[string]sdk.MetricValue{
+		testfixtures.TagTTFT: {Scalar: 1}, testfixtures.TagErrorISL: {Scalar: 2}, metrics.TagRequestCount: {Scalar: 3},
+		testfixtures.TagISL: {Scalar: 4},
+	}}, nil
+}
+
 func TestPipelineProcessors(t *testing.T) {
 	const n = 14
-	done, info := finishedRequests(t, n, 0)
-	initialized := func() sdk.RecordProcessor {
-		p := metricrecord.New()
-		if err := p.Init(info); err != nil {
-			t.Fatal(err)
-		}
-		return p
-	}
+	done := finished(n, false)
+	nonStreaming := testfixtures.StreamingRun()
+	nonStreaming.Streaming = false
 	cases := []struct {
 		name       string
+		info       sdk.RunInfo
 		processors []sdk.RecordProcessor
 		wantTags   []string
 		absentTags []string
 		wantErr    string
 	}{
-		{name: "values of several processors are merged", processors: []sdk.RecordProcessor{initialized(), tagger{}},
-			wantTags: []string{"request_latency", "tagged"}},
-		{name: "a failing processor keeps the others' values", processors: []sdk.RecordProcessor{tagger{fail: true}, initialized()},
-			wantTags: []string{"request_latency"}, absentTags: []string{"tagged"}, wantErr: "tagger refuses"},
-		{name: "every processor failing still forwards the record", processors: []sdk.RecordProcessor{metricrecord.New()},
-			absentTags: []string{"request_latency"}, wantErr: "Process called before Init"},
-		{name: "no processors", absentTags: []string{"request_latency"}},
+		{name: "values of several processors are merged", processors: []sdk.RecordProcessor{testfixtures.Processor{}, tagger{}},
+			wantTags: []string{testfixtures.TagRequestLatency, "tagged"}},
+		{name: "a failing processor keeps the others' values", processors: []sdk.RecordProcessor{tagger{fail: true}, testfixtures.Processor{}},
+			wantTags: []string{testfixtures.TagRequestLatency}, absentTags: []string{"tagged"}, wantErr: "record processor records.tagger"},
+		{name: "every processor failing still forwards the record", processors: []sdk.RecordProcessor{tagger{fail: true}},
+			absentTags: []string{testfixtures.TagRequestLatency}, wantErr: "tagger refuses"},
+		{name: "no processors", absentTags: []string{testfixtures.TagRequestLatency}},
+		// Values that do not apply never reach accumulators: streaming-only
+		// on a non-streaming run, error-only on a success, run-level tags.
+		{name: "inapplicable values are dropped", info: nonStreaming, processors: []sdk.RecordProcessor{leaky{}},
+			wantTags: []string{testfixtures.TagISL}, absentTags: []string{testfixtures.TagTTFT, testfixtures.TagErrorISL, metrics.TagRequestCount}},
+		{name: "streaming-only values stay on a streaming run", processors: []sdk.RecordProcessor{leaky{}},
+			wantTags: []string{testfixtures.TagTTFT, testfixtures.TagISL}, absentTags: []string{testfixtures.TagErrorISL, metrics.TagRequestCount}},
 	}
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {
+			info := c.info
+			if info.Endpoint.EndpointPath == "" {
+				info = testfixtures.StreamingRun()
+			}
 			obs := newObserver()
-			p := NewPipeline(Config{Endpoint: chat.New(), Tokenizer: tiktoken.New(), Processors: c.processors,
-				Accumulators: []sdk.Accumulator{obs}, Workers: 3, Logger: slog.New(slog.DiscardHandler)})
-			for _, cm := range done {
-				rec := *cm.Record
-				p.Submit(engine.Completed{Record: &rec, Request: cm.Request})
+			p := NewPipeline(Config{Endpoint: chat, Tokenizer: words, Processors: c.processors, Catalog: fixtureCatalog(t, info),
+				Accumulators: []sdk.Accumulator{obs}, Sinks: []sdk.RecordSink{obs}, Workers: 3, Logger: slog.New(slog.DiscardHandler)})
+			for _, cm := range copies(done) {
+				p.Submit(cm)
 			}
 			err := p.Close()
 			switch {
@@ -315,6 +315,9 @@ func TestPipelineProcessors(t *testing.T) {
 					if _, ok := vals[tag]; ok {
 						t.Errorf("record %s has %s", id, tag)
 					}
+					if _, ok := obs.lines[id].Metrics[tag]; ok {
+						t.Errorf("line %s has %s", id, tag)
+					}
 				}
 			}
 			if p.Records() != n {
@@ -324,19 +327,51 @@ func TestPipelineProcessors(t *testing.T) {
 	}
 }
 
+// A value nobody declared is kept (today's behaviour for third-party tags)
+// and logged once per tag, naming the processor.
+func TestPipelineWarnsOnceAboutUndeclaredMetrics(t *testing.T) {
+	const n = 20
+	done := finished(n, false)
+	info := testfixtures.StreamingRun()
+	for _, cat := range []*metrics.Catalog{fixtureCatalog(t, info), nil} {
+		var logBuf bytes.Buffer
+		obs := newObserver()
+		p := NewPipeline(Config{Endpoint: chat, Tokenizer: words, Catalog: cat,
+			Processors: []sdk.RecordProcessor{testfixtures.Processor{}, tagger{}}, ProcessorNames: []string{"metric_record", "tagger"},
+			Accumulators: []sdk.Accumulator{obs}, Sinks: []sdk.RecordSink{obs}, Workers: 4, Logger: slog.New(slog.NewTextHandler(&logBuf, nil))})
+		for _, c := range done {
+			p.Submit(c)
+		}
+		if err := p.Close(); err != nil {
+			t.Fatal(err)
+		}
+		log := logBuf.String()
+		if k := strings.Count(log, "tag=tagged"); k != 1 || !strings.Contains(log, "processor=tagger") || !strings.Contains(log, "level=WARN") {
+			t.Errorf("catalog %v: %d warnings about tagged, want 1 naming tagger:\n%s", cat != nil, k, log)
+		}
+		if cat != nil && strings.Count(log, "level=WARN") != 1 {
+			t.Errorf("declared metrics were warned about:\n%s", log)
+		}
+		for id, l := range obs.lines {
+			if m, ok := l.Metrics["tagged"]; !ok || m.Value != 1.0 || m.Unit != "" {
+				t.Errorf("line %s: tagged = %+v, want 1 unitless", id, m)
+			}
+			if _, ok := obs.values[id]["tagged"]; !ok {
+				t.Errorf("record %s: tagged did not reach the accumulator", id)
+			}
+		}
+	}
+}
+
 func TestPipelineCarriesErrorRecords(t *testing.T) {
 	const n = 6
-	done, info := finishedRequests(t, n, 100)
-	proc, acc := metricrecord.New(), metricresults.New()
-	if err := proc.Init(info); err != nil {
-		t.Fatal(err)
-	}
-	if err := acc.Init(info); err != nil {
-		t.Fatal(err)
-	}
+	done := finished(n, true)
+	info := testfixtures.StreamingRun()
+	cat := fixtureCatalog(t, info)
+	acc := newCoreAccumulator(t, cat, info)
 	obs := newObserver()
-	p := NewPipeline(Config{Endpoint: chat.New(), Tokenizer: tiktoken.New(), Processors: []sdk.RecordProcessor{proc},
-		Accumulators: []sdk.Accumulator{acc}, Sinks: []sdk.RecordSink{obs}})
+	p := NewPipeline(Config{Endpoint: chat, Tokenizer: words, Processors: []sdk.RecordProcessor{testfixtures.Processor{}},
+		Catalog: cat, Accumulators: []sdk.Accumulator{acc}, Sinks: []sdk.RecordSink{obs}})
 	for _, c := range done {
 		p.Submit(c)
 	}
@@ -344,14 +379,34 @@ func TestPipelineCarriesErrorRecords(t *testing.T) {
 		t.Fatal(err)
 	}
 	exactlyOnce(t, "sink", obs.written, done)
-	res, err := acc.Summarize()
-	if err != nil {
-		t.Fatal(err)
-	}
-	if ec, ok := res.Metric("error_request_count"); !ok || ec.Avg == nil || *ec.Avg != n {
+	res := acc.Accumulator.Summarize()
+	if ec, ok := res.Metric(metrics.TagErrorRequestCount); !ok || ec.Avg == nil || *ec.Avg != n {
 		t.Errorf("error_request_count = %+v, want %d", ec.Avg, n)
 	}
 	if len(res.ErrorSummary) != 1 || res.ErrorSummary[0].Count != n || res.ErrorSummary[0].ErrorDetails.Code != 500 {
 		t.Errorf("error summary %+v", res.ErrorSummary)
+	}
+	for id, l := range obs.lines {
+		if len(l.Metrics) != 1 || l.Metrics[testfixtures.TagErrorISL].Value != 5 || l.Error == nil || l.Error.Code != 500 {
+			t.Errorf("line %s: metrics %v, error %+v; want only error_isl 5 and the 500", id, l.Metrics, l.Error)
+		}
+	}
+}
+
+// A response the endpoint cannot parse fails the record even without
+// processors, so it is counted as an error.
+func TestPipelineForwardsParseErrorsWithoutProcessors(t *testing.T) {
+	done := finished(1, false)
+	done[0].Record.Responses[1].Data = []byte(malformed)
+	info := testfixtures.StreamingRun()
+	cat := fixtureCatalog(t, info)
+	acc := newCoreAccumulator(t, cat, info)
+	p := NewPipeline(Config{Endpoint: chat, Tokenizer: words, Catalog: cat, Accumulators: []sdk.Accumulator{acc}})
+	p.Submit(done[0])
+	if err := p.Close(); err != nil {
+		t.Fatal(err)
+	}
+	if s := acc.Snapshot(); s.Errors != 1 || s.Valid != 0 {
+		t.Errorf("Snapshot = %+v, want the record counted as an error", s)
 	}
 }

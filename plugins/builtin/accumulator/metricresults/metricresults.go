@@ -1,9 +1,11 @@
 // Package metricresults is the built-in accumulator: it keeps every metric
 // value of a phase exactly and summarises them into AIPerf's results (full
-// stats for record metrics, run-level aggregates and rates, error summary).
+// stats for record metrics, run-level aggregates and rates, error summary)
+// over whatever metrics the run's record processors declared.
 package metricresults
 
 import (
+	"context"
 	"errors"
 
 	"github.com/aiperf-go/aiperf/core/metrics"
@@ -13,23 +15,47 @@ import (
 // Name is the plugin's registered name.
 const Name = "metric_results"
 
-// Accumulator implements sdk.Accumulator. Add is called from one goroutine
-// at a time; Snapshot may be polled concurrently for live progress.
+// Accumulator implements sdk.Accumulator, sdk.Initializer and
+// sdk.MetricsAware. Add is called from one goroutine at a time; Snapshot may
+// be polled concurrently for live progress.
 type Accumulator struct {
+	info   sdk.RunInfo
+	inited bool
 	engine *metrics.Accumulator
 }
 
-var _ sdk.Accumulator = (*Accumulator)(nil)
+var (
+	_ sdk.Accumulator  = (*Accumulator)(nil)
+	_ sdk.Initializer  = (*Accumulator)(nil)
+	_ sdk.MetricsAware = (*Accumulator)(nil)
+)
 
-// New returns an uninitialised accumulator; call Init before Add.
+// New returns an accumulator; the core calls Init, then SetMetrics.
 func New() *Accumulator { return &Accumulator{} }
 
-var errNotInitialised = errors.New("metricresults: Summarize called before Init")
+var (
+	errNotReady       = errors.New("metricresults: Summarize called before Init and SetMetrics")
+	errMetricsTooSoon = errors.New("metricresults: SetMetrics called before Init")
+)
 
-// Init prepares the accumulator; it fails when a goodput SLO names a metric
-// that cannot be a target or does not apply to the run.
-func (a *Accumulator) Init(info sdk.RunInfo) error {
-	engine, err := metrics.NewAccumulator(info)
+// Init keeps the run's facts; the metrics come with SetMetrics.
+func (a *Accumulator) Init(_ context.Context, info sdk.RunInfo) error {
+	a.info, a.inited = info, true
+	return nil
+}
+
+// SetMetrics builds the run's catalog from every declared metric and
+// prepares the accumulator. It fails when a goodput SLO names a metric
+// that is not declared, cannot be a target or does not apply to the run.
+func (a *Accumulator) SetMetrics(specs []sdk.MetricSpec) error {
+	if !a.inited {
+		return errMetricsTooSoon
+	}
+	cat, err := metrics.NewCatalogFromSpecs(specs, a.info)
+	if err != nil {
+		return err
+	}
+	engine, err := metrics.NewAccumulator(cat, a.info)
 	if err != nil {
 		return err
 	}
@@ -37,8 +63,8 @@ func (a *Accumulator) Init(info sdk.RunInfo) error {
 	return nil
 }
 
-// Add folds one processed record in. Before Init it is a no-op: Add has no
-// error return, and Summarize reports the missing Init instead.
+// Add folds one processed record in. Before SetMetrics it is a no-op: Add
+// has no error return, and Summarize reports the missing setup instead.
 func (a *Accumulator) Add(rec *sdk.RecordMetrics) {
 	if a.engine != nil {
 		a.engine.Add(rec)
@@ -48,12 +74,13 @@ func (a *Accumulator) Add(rec *sdk.RecordMetrics) {
 // Summarize returns the results of everything added so far.
 func (a *Accumulator) Summarize() (*sdk.Results, error) {
 	if a.engine == nil {
-		return nil, errNotInitialised
+		return nil, errNotReady
 	}
 	return a.engine.Summarize(), nil
 }
 
-// Snapshot returns live counts (records, valid, errors, good); zero before Init.
+// Snapshot returns live counts (records, valid, errors, good); zero before
+// SetMetrics.
 func (a *Accumulator) Snapshot() metrics.Counts {
 	if a.engine == nil {
 		return metrics.Counts{}

@@ -1,43 +1,61 @@
-// Package metricrecord is the built-in record processor: it turns each
-// parsed request into AIPerf's per-record metric values using the core
-// metrics engine.
+// Package metricrecord is the built-in record processor: it declares
+// AIPerf's per-record metrics and turns each parsed request into their
+// values. The core decides which of them apply to a run and drops the
+// others, so the processor needs nothing from the run.
 package metricrecord
 
 import (
 	"errors"
+	"slices"
 
-	"github.com/aiperf-go/aiperf/core/metrics"
 	sdk "github.com/aiperf-go/aiperf/plugin-sdk"
 )
 
 // Name is the plugin's registered name.
 const Name = "metric_record"
 
-// Processor implements sdk.RecordProcessor. Process is safe from many
-// goroutines once Init returned.
-type Processor struct {
-	engine *metrics.RecordProcessor
-}
+// Processor implements sdk.RecordProcessor. It is stateless, so Process is
+// safe from many goroutines.
+type Processor struct{}
 
 var _ sdk.RecordProcessor = (*Processor)(nil)
 
-// New returns an uninitialised processor; call Init before Process.
+// New returns the processor.
 func New() *Processor { return &Processor{} }
 
-// errNotInitialised guards against Process before Init.
-var errNotInitialised = errors.New("metricrecord: Process called before Init")
-
-// Init resolves which metrics apply to the run (endpoint capabilities,
-// streaming, goodput).
-func (p *Processor) Init(info sdk.RunInfo) error {
-	p.engine = metrics.NewRecordProcessor(info)
-	return nil
+// Metrics declares AIPerf's record metrics (a copy the caller may keep).
+func (*Processor) Metrics() []sdk.MetricSpec {
+	out := slices.Clone(specs)
+	for i := range out {
+		out[i].Requires = slices.Clone(out[i].Requires)
+	}
+	return out
 }
 
-// Process computes one record's metric values in base units.
-func (p *Processor) Process(rec *sdk.ParsedRecord) (*sdk.RecordMetrics, error) {
-	if p.engine == nil {
-		return nil, errNotInitialised
+// errNilRecord is returned for a parsed record without its request record.
+var errNilRecord = errors.New("metricrecord: parsed record has no request record")
+
+// expectedValues sizes the per-record map so it never grows while filling.
+const expectedValues = 12
+
+// Process computes every record metric it can for one request, in the
+// declared units (ns for latencies). Normal metrics are computed only for
+// valid records and ERROR_ONLY metrics only for failed ones. Metrics that
+// cannot be computed are missing from Values; invalid (negative) values are
+// dropped, never an error.
+func (*Processor) Process(pr *sdk.ParsedRecord) (*sdk.RecordMetrics, error) {
+	if pr == nil || pr.Record == nil {
+		return nil, errNilRecord
 	}
-	return p.engine.Process(rec)
+	rm := &sdk.RecordMetrics{
+		Record:      pr.Record,
+		Values:      make(map[string]sdk.MetricValue, expectedValues),
+		InputTokens: pr.InputTokens,
+	}
+	if !pr.Record.Valid() {
+		errorMetrics(pr, rm.Values)
+		return rm, nil
+	}
+	validMetrics(pr, rm.Values)
+	return rm, nil
 }

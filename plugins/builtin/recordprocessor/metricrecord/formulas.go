@@ -1,54 +1,12 @@
-package metrics
+package metricrecord
 
-import (
-	"errors"
+import sdk "github.com/aiperf-go/aiperf/plugin-sdk"
 
-	sdk "github.com/aiperf-go/aiperf/plugin-sdk"
-)
-
-// RecordProcessor computes the per-record metrics of one run. It is immutable
-// after construction, so Process is safe from many goroutines.
-type RecordProcessor struct {
-	on [numMetrics]bool
-}
-
-// NewRecordProcessor resolves which metrics apply to the run.
-func NewRecordProcessor(info sdk.RunInfo) *RecordProcessor {
-	return &RecordProcessor{on: enabledSet(info)}
-}
-
-// errNilRecord is returned for a parsed record without its request record.
-var errNilRecord = errors.New("metrics: parsed record has no request record")
-
-// expectedValues sizes the per-record map so it never grows while filling.
-const expectedValues = 12
-
-// Process computes every applicable record metric of one request, in base
-// units. Normal metrics are computed only for valid records and ERROR_ONLY
-// metrics only for failed ones. Metrics that cannot be computed are missing
-// from Values; invalid (negative) values are dropped, never an error.
-func (p *RecordProcessor) Process(pr *sdk.ParsedRecord) (*sdk.RecordMetrics, error) {
-	if pr == nil || pr.Record == nil {
-		return nil, errNilRecord
-	}
-	rm := &sdk.RecordMetrics{
-		Record:      pr.Record,
-		Values:      make(map[string]sdk.MetricValue, expectedValues),
-		InputTokens: pr.InputTokens,
-	}
-	if !pr.Record.Valid() {
-		p.errorMetrics(pr, rm.Values)
-		return rm, nil
-	}
-	p.validMetrics(pr, rm.Values)
-	return rm, nil
-}
+const nsPerSec = 1e9
 
 // errorMetrics computes the ERROR_ONLY metrics of a failed request.
-func (p *RecordProcessor) errorMetrics(pr *sdk.ParsedRecord, v map[string]sdk.MetricValue) {
-	if p.on[idErrorISL] {
-		setCount(v, TagErrorISL, pr.InputTokens)
-	}
+func errorMetrics(pr *sdk.ParsedRecord, v map[string]sdk.MetricValue) {
+	setCount(v, TagErrorISL, pr.InputTokens)
 }
 
 // contentScan is what the latency metrics need from the response list,
@@ -84,8 +42,10 @@ func scanContent(rs []sdk.ParsedResponse) contentScan {
 	return s
 }
 
-// validMetrics computes the normal metrics of a successful request.
-func (p *RecordProcessor) validMetrics(pr *sdk.ParsedRecord, v map[string]sdk.MetricValue) {
+// validMetrics computes the normal metrics of a successful request. Which
+// of them apply to the run (streaming, token-producing endpoint, ...) is the
+// core's call; the per-record conditions are AIPerf's.
+func validMetrics(pr *sdk.ParsedRecord, v map[string]sdk.MetricValue) {
 	rec := pr.Record
 	start := rec.StartPerfNs
 	c := scanContent(pr.Responses)
@@ -94,7 +54,7 @@ func (p *RecordProcessor) validMetrics(pr *sdk.ParsedRecord, v map[string]sdk.Me
 	streamed := rec.Streaming
 
 	latency, hasLatency := int64(0), false
-	if p.on[idRequestLatency] && c.count >= 1 {
+	if c.count >= 1 {
 		latency, hasLatency = c.last-start, c.last-start >= 0
 		if hasLatency {
 			setScalar(v, TagRequestLatency, float64(latency))
@@ -102,52 +62,46 @@ func (p *RecordProcessor) validMetrics(pr *sdk.ParsedRecord, v map[string]sdk.Me
 	}
 
 	ttft, hasTTFT := int64(0), false
-	if p.on[idTTFT] && streamed && c.count >= 1 {
+	if streamed && c.count >= 1 {
 		ttft, hasTTFT = c.first-start, c.first-start >= 0
 		if hasTTFT {
 			setScalar(v, TagTTFT, float64(ttft))
 		}
 	}
-	if p.on[idTTST] && streamed && c.count >= 2 && c.second >= c.first {
+	if streamed && c.count >= 2 && c.second >= c.first {
 		setScalar(v, TagTTST, float64(c.second-c.first))
 	}
 	// AIPerf's TTFO has no per-record streamed check; the run-level
 	// STREAMING_ONLY flag is its only gate.
-	if p.on[idTTFO] && c.hasOutput && c.firstOutput >= start {
+	if c.hasOutput && c.firstOutput >= start {
 		setScalar(v, TagTTFO, float64(c.firstOutput-start))
 	}
-	if p.on[idICL] && streamed && c.count >= 2 {
+	if streamed && c.count >= 2 {
 		if gaps, ok := chunkGaps(pr.Responses[c.firstIndex:c.lastIndex+1], c.count); ok {
 			v[TagICL] = sdk.MetricValue{List: gaps, IsList: true}
 		}
 	}
 
 	// Only open-loop strategies schedule requests; closed-loop ones have no lag.
-	if p.on[idScheduleLag] && rec.ScheduledNs > 0 {
+	if rec.ScheduledNs > 0 {
 		setScalar(v, TagScheduleLag, float64(start-rec.ScheduledNs))
 	}
 
-	if p.on[idOutputTokenCount] {
-		setCount(v, TagOutputTokenCount, pr.OutputTokens)
-	}
-	if p.on[idReasoningCount] {
-		setCount(v, TagReasoningCount, pr.ReasoningTokens)
-	}
-	if p.on[idISL] {
-		setCount(v, TagISL, pr.InputTokens)
-	}
+	setCount(v, TagOutputTokenCount, pr.OutputTokens)
+	setCount(v, TagReasoningCount, pr.ReasoningTokens)
+	setCount(v, TagISL, pr.InputTokens)
 	osl, hasOSL := outputSequenceLength(pr.OutputTokens, pr.ReasoningTokens)
-	if p.on[idOSL] && hasOSL {
+	if hasOSL {
 		setScalar(v, TagOSL, float64(osl))
 	}
 
 	// ITL = (latency - ttft) / (osl - 1): the per-request mean decode gap.
-	if !p.on[idITL] || !hasOSL || osl < 2 || !hasLatency || !hasTTFT || latency < ttft {
+	if !hasOSL || osl < 2 || !hasLatency || !hasTTFT || latency < ttft {
 		return
 	}
 	itl := float64(latency-ttft) / float64(osl-1)
 	setScalar(v, TagITL, itl)
-	if p.on[idTPSPerUser] && itl != 0 {
+	if itl != 0 {
 		// 1 / ITL in seconds, as AIPerf converts ITL to seconds first.
 		setScalar(v, TagTPSPerUser, 1/(itl/nsPerSec))
 	}

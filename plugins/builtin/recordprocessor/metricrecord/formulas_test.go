@@ -1,4 +1,4 @@
-package metrics
+package metricrecord
 
 import (
 	"slices"
@@ -9,7 +9,6 @@ import (
 
 // Ported from AIPerf tests/metrics/test_ttft_metric.py.
 func TestTTFT(t *testing.T) {
-	p := NewRecordProcessor(streamingInfo())
 	cases := []struct {
 		name      string
 		start     int64
@@ -24,7 +23,7 @@ func TestTTFT(t *testing.T) {
 	}
 	for _, tc := range cases {
 		t.Run(tc.name, func(t *testing.T) {
-			rm := mustProcess(t, p, makeRecord(tc.start, tc.responses, 1))
+			rm := mustProcess(t, makeRecord(tc.start, tc.responses, 1))
 			if tc.absent {
 				assertAbsent(t, rm, TagTTFT)
 				return
@@ -37,14 +36,13 @@ func TestTTFT(t *testing.T) {
 }
 
 func TestTTFTThreeRecords(t *testing.T) {
-	p := NewRecordProcessor(streamingInfo())
 	var got []float64
 	for _, r := range []*sdk.ParsedRecord{
 		makeRecord(100, []int64{105}, 1),
 		makeRecord(200, []int64{205}, 1),
 		makeRecord(300, []int64{310}, 1),
 	} {
-		got = append(got, scalar(t, mustProcess(t, p, r), TagTTFT))
+		got = append(got, scalar(t, mustProcess(t, r), TagTTFT))
 	}
 	if want := []float64{5, 5, 10}; !slices.Equal(got, want) {
 		t.Fatalf("TTFTs = %v, want %v", got, want)
@@ -52,7 +50,6 @@ func TestTTFTThreeRecords(t *testing.T) {
 }
 
 func TestLatencyFamily(t *testing.T) {
-	p := NewRecordProcessor(streamingInfo())
 	cases := []struct {
 		name      string
 		start     int64
@@ -80,7 +77,7 @@ func TestLatencyFamily(t *testing.T) {
 	}
 	for _, tc := range cases {
 		t.Run(tc.name, func(t *testing.T) {
-			rm := mustProcess(t, p, makeRecord(tc.start, tc.responses, tc.tokens))
+			rm := mustProcess(t, makeRecord(tc.start, tc.responses, tc.tokens))
 			for tag, want := range tc.want {
 				if got := scalar(t, rm, tag); !near(got, want) {
 					t.Errorf("%s = %v, want %v", tag, got, want)
@@ -93,8 +90,7 @@ func TestLatencyFamily(t *testing.T) {
 
 // The docs' JSONL example: ITL 5.2048325 ms -> TPS/user 1000/5.2048325.
 func TestTPSPerUserFromDocsExample(t *testing.T) {
-	p := NewRecordProcessor(streamingInfo())
-	rm := mustProcess(t, p, docsExampleRecord())
+	rm := mustProcess(t, docsExampleRecord())
 	if got := scalar(t, rm, TagITL); got != 5204832.5 {
 		t.Fatalf("ITL = %v ns, want 5204832.5", got)
 	}
@@ -104,7 +100,6 @@ func TestTPSPerUserFromDocsExample(t *testing.T) {
 }
 
 func TestInterChunkLatency(t *testing.T) {
-	p := NewRecordProcessor(streamingInfo())
 	cases := []struct {
 		name      string
 		responses []sdk.ParsedResponse
@@ -126,7 +121,7 @@ func TestInterChunkLatency(t *testing.T) {
 		t.Run(tc.name, func(t *testing.T) {
 			pr := makeRecord(0, nil, 0)
 			pr.Responses = tc.responses
-			rm := mustProcess(t, p, pr)
+			rm := mustProcess(t, pr)
 			v, ok := rm.Values[TagICL]
 			if tc.want == nil {
 				if ok {
@@ -142,22 +137,20 @@ func TestInterChunkLatency(t *testing.T) {
 }
 
 func TestRequestLatencyEndsAtLastContentResponse(t *testing.T) {
-	p := NewRecordProcessor(streamingInfo())
 	pr := makeRecord(1000, []int64{1100, 1200}, 1)
 	// A trailing usage-only chunk must not extend the latency.
 	pr.Responses = append(pr.Responses, sdk.ParsedResponse{PerfNs: 5000, Usage: &sdk.Usage{CompletionTokens: intp(2)}})
-	rm := mustProcess(t, p, pr)
+	rm := mustProcess(t, pr)
 	if got := scalar(t, rm, TagRequestLatency); got != 200 {
 		t.Fatalf("request_latency = %v, want 200", got)
 	}
 
 	noContent := makeRecord(1000, nil, 0)
 	noContent.Responses = []sdk.ParsedResponse{{PerfNs: 1500}}
-	assertAbsent(t, mustProcess(t, p, noContent), TagRequestLatency, TagTTFT)
+	assertAbsent(t, mustProcess(t, noContent), TagRequestLatency, TagTTFT)
 }
 
 func TestTTFOSkipsReasoningOnlyChunks(t *testing.T) {
-	p := NewRecordProcessor(streamingInfo())
 	pr := makeRecord(0, nil, 0)
 	pr.Responses = []sdk.ParsedResponse{
 		{PerfNs: 10, Reasoning: "think"},
@@ -166,7 +159,7 @@ func TestTTFOSkipsReasoningOnlyChunks(t *testing.T) {
 		{PerfNs: 50, Text: "!"},
 	}
 	pr.OutputTokens, pr.ReasoningTokens = intp(2), intp(3)
-	rm := mustProcess(t, p, pr)
+	rm := mustProcess(t, pr)
 	if ttft, ttfo := scalar(t, rm, TagTTFT), scalar(t, rm, TagTTFO); ttft != 10 || ttfo != 35 {
 		t.Fatalf("TTFT = %v, TTFO = %v; want 10 and 35", ttft, ttfo)
 	}
@@ -179,11 +172,10 @@ func TestTTFOSkipsReasoningOnlyChunks(t *testing.T) {
 
 	reasoningOnly := makeRecord(0, nil, 0)
 	reasoningOnly.Responses = []sdk.ParsedResponse{{PerfNs: 10, Reasoning: "think"}}
-	assertAbsent(t, mustProcess(t, p, reasoningOnly), TagTTFO)
+	assertAbsent(t, mustProcess(t, reasoningOnly), TagTTFO)
 }
 
 func TestTokenCounts(t *testing.T) {
-	p := NewRecordProcessor(streamingInfo())
 	cases := []struct {
 		name           string
 		out, reas, isl *int
@@ -207,7 +199,7 @@ func TestTokenCounts(t *testing.T) {
 		t.Run(tc.name, func(t *testing.T) {
 			pr := makeRecord(0, []int64{10}, 0)
 			pr.OutputTokens, pr.ReasoningTokens, pr.InputTokens = tc.out, tc.reas, tc.isl
-			rm := mustProcess(t, p, pr)
+			rm := mustProcess(t, pr)
 			for tag, want := range tc.want {
 				if got := scalar(t, rm, tag); got != want {
 					t.Errorf("%s = %v, want %v", tag, got, want)
@@ -218,6 +210,9 @@ func TestTokenCounts(t *testing.T) {
 	}
 }
 
+// The processor computes every metric it can and the core's catalog drops
+// what does not apply: the outcome is AIPerf's gating (and this processor's
+// before it computed only applicable metrics).
 func TestApplicabilityGatesRecordMetrics(t *testing.T) {
 	streamingOnly := []string{TagTTFT, TagTTST, TagTTFO, TagITL, TagICL, TagTPSPerUser}
 	nonStreamingRun := streamingInfo()
@@ -254,7 +249,7 @@ func TestApplicabilityGatesRecordMetrics(t *testing.T) {
 			pr := makeRecord(0, []int64{10, 20, 30}, 2)
 			pr.Record.Streaming = tc.streamed
 			pr.InputTokens, pr.ReasoningTokens = intp(12), intp(1)
-			rm := mustProcess(t, NewRecordProcessor(tc.info), pr)
+			rm := mustProcessFor(t, tc.info, pr)
 			for _, tag := range tc.present {
 				if _, ok := rm.Values[tag]; !ok {
 					t.Errorf("%s absent, want present", tag)
@@ -266,11 +261,10 @@ func TestApplicabilityGatesRecordMetrics(t *testing.T) {
 }
 
 func TestErrorRecordsCarryOnlyErrorMetrics(t *testing.T) {
-	p := NewRecordProcessor(streamingInfo())
 	pr := makeRecord(0, []int64{10, 20}, 3)
 	pr.InputTokens = intp(550)
 	pr.Record.Error = &sdk.ErrorDetails{Code: 499, Type: "RequestCancellationError", Message: "Request was cancelled after 0.000 seconds"}
-	rm := mustProcess(t, p, pr)
+	rm := mustProcess(t, pr)
 	if len(rm.Values) != 1 || scalar(t, rm, TagErrorISL) != 550 {
 		t.Fatalf("error record values = %v, want only error_isl=550", rm.Values)
 	}
@@ -281,38 +275,19 @@ func TestErrorRecordsCarryOnlyErrorMetrics(t *testing.T) {
 	// A valid record never carries error_isl.
 	ok := makeRecord(0, []int64{10}, 1)
 	ok.InputTokens = intp(5)
-	assertAbsent(t, mustProcess(t, p, ok), TagErrorISL)
+	assertAbsent(t, mustProcess(t, ok), TagErrorISL)
 }
 
 func TestProcessRejectsMissingRecord(t *testing.T) {
-	p := NewRecordProcessor(streamingInfo())
 	for _, pr := range []*sdk.ParsedRecord{nil, {}} {
-		if rm, err := p.Process(pr); err == nil || rm != nil {
+		if rm, err := New().Process(pr); err == nil || rm != nil {
 			t.Fatalf("Process(%v) = %v, %v; want an error", pr, rm, err)
 		}
 	}
 }
 
-// docsExampleRecord reproduces AIPerf's documented profile_export.jsonl line:
-// TTFT 255.886568 ms, latency 297.525228 ms, eight chunk gaps, OSL 9, ISL 550.
-func docsExampleRecord() *sdk.ParsedRecord {
-	gaps := []int64{4898437, 5316006, 4801489, 5674918, 4811467, 5097998, 5504797, 5533548}
-	start := int64(1_000_000_000)
-	at := start + 255886568
-	resp := []int64{at}
-	for _, g := range gaps {
-		at += g
-		resp = append(resp, at)
-	}
-	pr := makeRecord(start, resp, 1)
-	pr.InputTokens = intp(550)
-	pr.Record.TimestampNs = 1759813207532900363
-	return pr
-}
-
 func TestScheduleLag(t *testing.T) {
 	info := sdk.RunInfo{Endpoint: sdk.EndpointMetadata{ProducesTokens: true, TokenizesInput: true}, Streaming: true}
-	p := NewRecordProcessor(info)
 	cases := []struct {
 		name      string
 		scheduled int64
@@ -324,16 +299,13 @@ func TestScheduleLag(t *testing.T) {
 	}
 	for _, c := range cases {
 		rec := &sdk.RequestRecord{StartPerfNs: 1_250_000, ScheduledNs: c.scheduled, Streaming: true}
-		rm, err := p.Process(&sdk.ParsedRecord{Record: rec, Responses: []sdk.ParsedResponse{{PerfNs: 2_000_000, Text: "x"}}})
-		if err != nil {
-			t.Fatal(err)
-		}
+		rm := mustProcessFor(t, info, &sdk.ParsedRecord{Record: rec, Responses: []sdk.ParsedResponse{{PerfNs: 2_000_000, Text: "x"}}})
 		got, ok := rm.Values[TagScheduleLag]
 		if ok != c.present || got.Scalar != c.want {
 			t.Errorf("%s: schedule_lag = %v (present %v), want %v (present %v)", c.name, got.Scalar, ok, c.want, c.present)
 		}
 	}
-	if d, _ := Lookup(TagScheduleLag); d.ToDisplay(250_000) != 0.25 || d.DisplayUnit != UnitMilliseconds {
+	if d, _ := catalog(t, info).Lookup(TagScheduleLag); d.ToDisplay(250_000) != 0.25 || d.DisplayUnit != "ms" {
 		t.Errorf("schedule_lag displays as %v %s", d.ToDisplay(250_000), d.DisplayUnit)
 	}
 }
