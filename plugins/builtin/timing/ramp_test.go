@@ -24,7 +24,7 @@ func TestLinearRampValue(t *testing.T) {
 		{time.Second, 0, 1, 11, 11},
 	}
 	for _, c := range cases {
-		if got := (LinearRamp{}).Value(c.t, c.d, c.start, c.target); math.Abs(got-c.want) > 1e-9 {
+		if got := (linearRamp{}).Value(c.t, c.d, c.start, c.target); math.Abs(got-c.want) > 1e-9 {
 			t.Errorf("Value(%v, %v, %v, %v) = %v, want %v", c.t, c.d, c.start, c.target, got, c.want)
 		}
 	}
@@ -52,21 +52,21 @@ func TestStepTimeFollowsShape(t *testing.T) {
 		{"linear middle", nil, 5, 3, 2 * time.Second},
 		{"linear last", nil, 5, 5, 4 * time.Second},
 		{"linear start value", nil, 5, 1, 0},
-		{"linear 101 steps", LinearRamp{}, 101, 51, 2 * time.Second},
+		{"linear 101 steps", linearRamp{}, 101, 51, 2 * time.Second},
 		// 1 + 4·f² = 2 at f = 1/2.
 		{"ease-in first step", squareRamp{}, 5, 2, 2 * time.Second},
 		{"ease-in last", squareRamp{}, 5, 5, 4 * time.Second},
 	}
 	for _, c := range cases {
-		got := StepTime(c.shape, 4*time.Second, c.target, c.v)
+		got := stepTime(c.shape, 4*time.Second, c.target, c.v)
 		if d := got - c.want; d > 2*time.Microsecond || d < -2*time.Microsecond {
-			t.Errorf("%s: StepTime = %v, want %v", c.name, got, c.want)
+			t.Errorf("%s: stepTime = %v, want %v", c.name, got, c.want)
 		}
 	}
 }
 
 func TestStepRampRaisesLimitStepwise(t *testing.T) {
-	lim := NewLimiter(99)
+	lim := newLimiter(99)
 	done := make(chan struct{})
 	go func() {
 		runStepRamp(context.Background(), lim, clock.Now(), 200*time.Millisecond, nil, 5)
@@ -97,7 +97,7 @@ func TestStepRampRaisesLimitStepwise(t *testing.T) {
 }
 
 func TestStepRampStopsOnCancel(t *testing.T) {
-	lim := NewLimiter(99)
+	lim := newLimiter(99)
 	ctx, cancel := context.WithCancel(context.Background())
 	done := make(chan struct{})
 	go func() { runStepRamp(ctx, lim, clock.Now(), time.Hour, nil, 10); close(done) }()
@@ -113,7 +113,7 @@ func TestStepRampStopsOnCancel(t *testing.T) {
 }
 
 func TestRateRampRateAt(t *testing.T) {
-	r := RateRamp{Duration: time.Second, Target: 100}
+	r := rateRamp{Duration: time.Second, Target: 100}
 	cases := []struct {
 		at   time.Duration
 		want float64
@@ -132,13 +132,13 @@ func TestRateRampRateAt(t *testing.T) {
 		}
 	}
 	// A ramp shorter than one update interval starts at the target.
-	if got := (RateRamp{Duration: 50 * time.Millisecond, Target: 40}).RateAt(0); got != 40 {
+	if got := (rateRamp{Duration: 50 * time.Millisecond, Target: 40}).RateAt(0); got != 40 {
 		t.Errorf("short ramp starts at %v, want 40", got)
 	}
 }
 
 func TestRateRampAdvanceIntegratesRate(t *testing.T) {
-	r := RateRamp{Duration: time.Second, Target: 100}
+	r := rateRamp{Duration: time.Second, Target: 100}
 	cases := []struct {
 		from time.Duration
 		work float64

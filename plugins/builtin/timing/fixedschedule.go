@@ -1,44 +1,47 @@
-// Package fixedschedule is the trace-replay timing strategy: each credit
-// fires at its offset from the phase start, whatever the responses do.
-package fixedschedule
+package timing
 
 import (
 	"context"
 	"fmt"
 	"time"
 
-	"github.com/aiperf-go/aiperf/core/timing"
 	sdk "github.com/aiperf-go/aiperf/plugin-sdk"
 )
 
-// Name is the strategy's plugin name (AIPerf's timing_strategy name).
-const Name = "fixed_schedule"
+// FixedSchedule is the trace-replay strategy's plugin name (AIPerf's
+// timing_strategy name): each credit fires at its offset from the phase
+// start, whatever the responses do.
+const FixedSchedule = "fixed_schedule"
 
-// Strategy implements sdk.TimingStrategy.
-type Strategy struct {
-	opts []timing.Option
+// FixedScheduleStrategy implements sdk.TimingStrategy. Its offsets are data
+// (plan.Schedule, from the dataset), not configuration.
+type FixedScheduleStrategy struct {
+	opts []Option
 }
 
-var _ sdk.TimingStrategy = (*Strategy)(nil)
+var _ sdk.TimingStrategy = (*FixedScheduleStrategy)(nil)
 
-// New returns the fixed-schedule strategy.
-func New(opts ...timing.Option) *Strategy { return &Strategy{opts: opts} }
+// NewFixedSchedule returns the fixed-schedule strategy; opts tune its
+// pacing.
+func NewFixedSchedule(opts ...Option) *FixedScheduleStrategy {
+	return &FixedScheduleStrategy{opts: opts}
+}
 
 // Run fires credit i at phase start + plan.Schedule[i] (ScheduledNs is that
 // instant) until the schedule, the request count or the duration runs out,
 // then waits for the credits in flight. A late credit fires at once and
 // keeps its trace time as ScheduledNs, so the lag stays visible; the
 // schedule never re-anchors, since every entry has its own absolute time.
-func (s *Strategy) Run(ctx context.Context, plan sdk.PhasePlan, sender sdk.CreditSender) error {
+func (s *FixedScheduleStrategy) Run(ctx context.Context, plan sdk.PhasePlan, sender sdk.CreditSender) error {
 	if err := validateSchedule(plan.Schedule); err != nil {
-		return fmt.Errorf("fixed schedule timing: %q phase: %w", plan.Phase, err)
+		return errorf(FixedSchedule, "%q phase: %w", plan.Phase, err)
 	}
 	if plan.RequestCount == 0 || plan.RequestCount > len(plan.Schedule) {
 		plan.RequestCount = len(plan.Schedule)
 	}
-	ph, err := timing.StartPhase(ctx, plan, s.opts...)
+	ph, err := startPhase(ctx, plan, s.opts)
 	if err != nil {
-		return fmt.Errorf("fixed schedule timing: %w", err)
+		return errorf(FixedSchedule, "%w", err)
 	}
 	pacer := ph.Pacer()
 	for _, off := range plan.Schedule {

@@ -1,4 +1,4 @@
-package requestrate
+package timing
 
 import (
 	"context"
@@ -7,8 +7,8 @@ import (
 	"testing"
 
 	"github.com/aiperf-go/aiperf/core/clock"
-	"github.com/aiperf-go/aiperf/core/timing/timingtest"
 	sdk "github.com/aiperf-go/aiperf/plugin-sdk"
+	"github.com/aiperf-go/aiperf/plugins/builtin/timing/timingtest"
 )
 
 // lagSender records, per credit, how late Send was entered against the
@@ -30,10 +30,10 @@ func BenchmarkSendLag(b *testing.B) {
 	for _, rate := range []float64{1000, 5000, 20000} {
 		b.Run(fmt.Sprintf("rate=%v", rate), func(b *testing.B) {
 			l := &lagSender{send: make([]int64, b.N), issue: make([]int64, b.N)}
-			plan := sdk.PhasePlan{RequestRate: rate, RequestCount: b.N, Arrival: timingtest.ConstantArrival{}}
+			plan := sdk.PhasePlan{RequestCount: b.N, Arrival: timingtest.ConstantArrival{}}
 			start := clock.Now()
 			b.ResetTimer()
-			if err := New().Run(context.Background(), plan, l); err != nil {
+			if err := requestRateWith(RequestRateConfig{Rate: rate}).Run(context.Background(), plan, l); err != nil {
 				b.Fatal(err)
 			}
 			b.StopTimer()
@@ -41,13 +41,13 @@ func BenchmarkSendLag(b *testing.B) {
 				// The first credit is due one gap after the start.
 				b.ReportMetric(float64(b.N)/(float64(clock.Now()-start)/1e9), "req/s")
 			}
-			report(b, "send-lag", l.send)
-			report(b, "issue-lag", l.issue)
+			reportLagQuantiles(b, "send-lag", l.send)
+			reportLagQuantiles(b, "issue-lag", l.issue)
 		})
 	}
 }
 
-func report(b *testing.B, name string, lags []int64) {
+func reportLagQuantiles(b *testing.B, name string, lags []int64) {
 	sort.Slice(lags, func(i, j int) bool { return lags[i] < lags[j] })
 	us := func(q float64) float64 { return float64(lags[int(q*float64(len(lags)-1))]) / 1e3 }
 	b.ReportMetric(us(0.5), name+"-p50-µs")

@@ -5,21 +5,21 @@ import (
 	"sync"
 )
 
-// Limiter is a counting semaphore whose limit can change while it is in use
+// limiter is a counting semaphore whose limit can change while it is in use
 // (a concurrency ramp raises it step by step). golang.org/x/sync/semaphore
 // has a fixed size, hence this small one. Waiters are served in FIFO order.
-// A nil *Limiter is unlimited: every method is a no-op, so call sites need
+// A nil *limiter is unlimited: every method is a no-op, so call sites need
 // no branches for "no ceiling".
-type Limiter struct {
+type limiter struct {
 	mu      sync.Mutex
 	limit   int
 	inUse   int
 	waiters []chan struct{} // FIFO; each has capacity 1
 }
 
-// NewLimiter returns a limiter admitting limit holders at once.
-func NewLimiter(limit int) *Limiter {
-	return &Limiter{limit: limit}
+// newLimiter returns a limiter admitting limit holders at once.
+func newLimiter(limit int) *limiter {
+	return &limiter{limit: limit}
 }
 
 // waiterPool recycles waiter channels: a saturated ceiling blocks on every
@@ -28,7 +28,7 @@ var waiterPool = sync.Pool{New: func() any { return make(chan struct{}, 1) }}
 
 // Acquire takes one slot, blocking until one is free or ctx is done (then
 // it returns ctx's error and holds nothing).
-func (l *Limiter) Acquire(ctx context.Context) error {
+func (l *limiter) Acquire(ctx context.Context) error {
 	if l == nil {
 		return ctx.Err()
 	}
@@ -68,7 +68,7 @@ func (l *Limiter) Acquire(ctx context.Context) error {
 }
 
 // removeWaiter drops ch from the queue; false when it was already granted.
-func (l *Limiter) removeWaiter(ch chan struct{}) bool {
+func (l *limiter) removeWaiter(ch chan struct{}) bool {
 	for i, w := range l.waiters {
 		if w == ch {
 			copy(l.waiters[i:], l.waiters[i+1:])
@@ -81,7 +81,7 @@ func (l *Limiter) removeWaiter(ch chan struct{}) bool {
 }
 
 // Release returns one slot taken by Acquire.
-func (l *Limiter) Release() {
+func (l *limiter) Release() {
 	if l == nil {
 		return
 	}
@@ -89,7 +89,7 @@ func (l *Limiter) Release() {
 	l.inUse--
 	if l.inUse < 0 {
 		l.mu.Unlock()
-		panic("timing: Limiter.Release without Acquire")
+		panic("timing: limiter released without an acquire")
 	}
 	l.grantLocked()
 	l.mu.Unlock()
@@ -98,7 +98,7 @@ func (l *Limiter) Release() {
 // SetLimit changes the number of slots. Raising it admits waiters at once;
 // lowering it lets current holders finish and blocks new ones until the
 // count drops below the new limit.
-func (l *Limiter) SetLimit(limit int) {
+func (l *limiter) SetLimit(limit int) {
 	if l == nil {
 		return
 	}
@@ -109,7 +109,7 @@ func (l *Limiter) SetLimit(limit int) {
 }
 
 // grantLocked hands free slots to the oldest waiters.
-func (l *Limiter) grantLocked() {
+func (l *limiter) grantLocked() {
 	for len(l.waiters) > 0 && l.inUse < l.limit {
 		ch := l.waiters[0]
 		l.waiters[0] = nil
@@ -119,8 +119,8 @@ func (l *Limiter) grantLocked() {
 	}
 }
 
-// Limit reports the current limit (0 for a nil, unlimited Limiter).
-func (l *Limiter) Limit() int {
+// Limit reports the current limit (0 for a nil, unlimited limiter).
+func (l *limiter) Limit() int {
 	if l == nil {
 		return 0
 	}
@@ -130,7 +130,7 @@ func (l *Limiter) Limit() int {
 }
 
 // InUse reports how many slots are held.
-func (l *Limiter) InUse() int {
+func (l *limiter) InUse() int {
 	if l == nil {
 		return 0
 	}

@@ -1,28 +1,18 @@
-package fixedschedule
+package timing
 
 import (
 	"context"
 	"errors"
-	"strings"
 	"testing"
 	"time"
 
-	"github.com/aiperf-go/aiperf/core/timing/timingtest"
 	sdk "github.com/aiperf-go/aiperf/plugin-sdk"
+	"github.com/aiperf-go/aiperf/plugins/builtin/timing/timingtest"
 )
 
-func run(t *testing.T, ctx context.Context, plan sdk.PhasePlan, rec sdk.CreditSender) {
+func runFixedSchedule(t *testing.T, ctx context.Context, plan sdk.PhasePlan, rec sdk.CreditSender) {
 	t.Helper()
-	done := make(chan error, 1)
-	go func() { done <- New().Run(ctx, plan, rec) }()
-	select {
-	case err := <-done:
-		if err != nil {
-			t.Fatal(err)
-		}
-	case <-time.After(20 * time.Second):
-		t.Fatal("Run did not return")
-	}
+	runStrategy(t, ctx, NewFixedSchedule(), plan, rec)
 }
 
 func ms(v ...int) []time.Duration {
@@ -33,10 +23,10 @@ func ms(v ...int) []time.Duration {
 	return out
 }
 
-func TestFiresAtOffsetsInOrder(t *testing.T) {
+func TestFixedScheduleFiresAtOffsetsInOrder(t *testing.T) {
 	offsets := ms(0, 5, 5, 20, 50, 80)
 	rec := &timingtest.Recorder{Delay: time.Millisecond}
-	run(t, context.Background(), sdk.PhasePlan{Schedule: offsets}, rec)
+	runFixedSchedule(t, context.Background(), sdk.PhasePlan{Schedule: offsets}, rec)
 	sent := rec.Sent()
 	if len(sent) != len(offsets) {
 		t.Fatalf("%d credits, want %d", len(sent), len(offsets))
@@ -57,11 +47,11 @@ func TestFiresAtOffsetsInOrder(t *testing.T) {
 	}
 }
 
-func TestIgnoresResponses(t *testing.T) {
+func TestFixedScheduleIgnoresResponses(t *testing.T) {
 	// Each request outlasts the whole schedule: open loop fires them all
 	// before the first completes.
 	rec := &timingtest.Recorder{Delay: 300 * time.Millisecond}
-	run(t, context.Background(), sdk.PhasePlan{Schedule: ms(0, 10, 20, 30)}, rec)
+	runFixedSchedule(t, context.Background(), sdk.PhasePlan{Schedule: ms(0, 10, 20, 30)}, rec)
 	sent := rec.Sent()
 	if len(sent) != 4 {
 		t.Fatalf("%d credits, want 4", len(sent))
@@ -71,7 +61,7 @@ func TestIgnoresResponses(t *testing.T) {
 	}
 }
 
-func TestStopConditions(t *testing.T) {
+func TestFixedScheduleStopConditions(t *testing.T) {
 	cases := []struct {
 		name string
 		plan sdk.PhasePlan
@@ -83,33 +73,33 @@ func TestStopConditions(t *testing.T) {
 	}
 	for _, c := range cases {
 		rec := &timingtest.Recorder{}
-		run(t, context.Background(), c.plan, rec)
+		runFixedSchedule(t, context.Background(), c.plan, rec)
 		if rec.Count() != c.want {
 			t.Errorf("%s: %d credits, want %d", c.name, rec.Count(), c.want)
 		}
 	}
 }
 
-func TestConcurrencyCeiling(t *testing.T) {
+func TestFixedScheduleConcurrencyCeiling(t *testing.T) {
 	rec := &timingtest.Recorder{Delay: 10 * time.Millisecond}
-	run(t, context.Background(), sdk.PhasePlan{Schedule: ms(0, 0, 0, 0, 0, 0, 0, 0, 0, 0), Concurrency: 2}, rec)
+	runFixedSchedule(t, context.Background(), sdk.PhasePlan{Schedule: ms(0, 0, 0, 0, 0, 0, 0, 0, 0, 0), Concurrency: 2}, rec)
 	if rec.Count() != 10 || rec.PeakInFlight() > 2 {
 		t.Fatalf("%d credits with peak %d in flight; want 10 with at most 2", rec.Count(), rec.PeakInFlight())
 	}
 }
 
-func TestCancelStops(t *testing.T) {
+func TestFixedScheduleCancelStops(t *testing.T) {
 	ctx, cancel := context.WithCancel(context.Background())
 	go func() { time.Sleep(30 * time.Millisecond); cancel() }()
 	rec := &timingtest.Recorder{Delay: time.Minute}
-	run(t, ctx, sdk.PhasePlan{Schedule: ms(0, 3_600_000)}, rec)
+	runFixedSchedule(t, ctx, sdk.PhasePlan{Schedule: ms(0, 3_600_000)}, rec)
 	sent := rec.Sent()
 	if len(sent) != 1 || !errors.Is(sent[0].Cause, context.Canceled) {
 		t.Fatalf("after cancel: %d credits, first cause %v; want 1 cancelled", len(sent), sent)
 	}
 }
 
-func TestRejectsBadSchedule(t *testing.T) {
+func TestFixedScheduleRejectsBadSchedule(t *testing.T) {
 	cases := []struct {
 		schedule []time.Duration
 		want     string
@@ -119,9 +109,10 @@ func TestRejectsBadSchedule(t *testing.T) {
 		{ms(0, 10, 5), "entry 2 (offset 5ms) comes before entry 1"},
 	}
 	for _, c := range cases {
-		err := New().Run(context.Background(), sdk.PhasePlan{Phase: "profiling", Schedule: c.schedule}, &timingtest.Recorder{})
-		if err == nil || !strings.Contains(err.Error(), c.want) {
-			t.Errorf("schedule %v: error %v, want %q", c.schedule, err, c.want)
-		}
+		err := NewFixedSchedule().Run(context.Background(), sdk.PhasePlan{Phase: "profiling", Schedule: c.schedule}, &timingtest.Recorder{})
+		wantNamed(t, err, FixedSchedule, c.want)
 	}
+	// Plan errors found when the phase starts are named the same way.
+	err := NewFixedSchedule().Run(context.Background(), sdk.PhasePlan{Schedule: ms(0), Duration: -time.Second}, &timingtest.Recorder{})
+	wantNamed(t, err, FixedSchedule, "duration")
 }

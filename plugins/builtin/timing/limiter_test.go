@@ -12,7 +12,7 @@ import (
 func TestLimiterNeverExceedsLimit(t *testing.T) {
 	cases := []struct{ limit, goroutines, rounds int }{{1, 4, 50}, {3, 10, 50}, {8, 8, 20}, {16, 64, 10}}
 	for _, c := range cases {
-		l := NewLimiter(c.limit)
+		l := newLimiter(c.limit)
 		var cur, peak, total atomic.Int64
 		var wg sync.WaitGroup
 		for range c.goroutines {
@@ -46,7 +46,7 @@ func TestLimiterNeverExceedsLimit(t *testing.T) {
 }
 
 // acquireAsync starts an Acquire and returns a channel with its result.
-func acquireAsync(ctx context.Context, l *Limiter) chan error {
+func acquireAsync(ctx context.Context, l *limiter) chan error {
 	ch := make(chan error, 1)
 	go func() { ch <- l.Acquire(ctx) }()
 	return ch
@@ -63,14 +63,14 @@ func waitFor(t *testing.T, what string, cond func() bool) {
 	}
 }
 
-func queued(l *Limiter) int {
+func queued(l *limiter) int {
 	l.mu.Lock()
 	defer l.mu.Unlock()
 	return len(l.waiters)
 }
 
 func TestLimiterAcquireHonoursContext(t *testing.T) {
-	l := NewLimiter(1)
+	l := newLimiter(1)
 	if err := l.Acquire(context.Background()); err != nil {
 		t.Fatal(err)
 	}
@@ -96,7 +96,7 @@ func TestLimiterAcquireHonoursContext(t *testing.T) {
 }
 
 func TestLimiterSetLimitRaisesAndLowers(t *testing.T) {
-	l := NewLimiter(1)
+	l := newLimiter(1)
 	_ = l.Acquire(context.Background())
 	var results []chan error
 	for range 3 {
@@ -132,7 +132,7 @@ func TestLimiterSetLimitRaisesAndLowers(t *testing.T) {
 }
 
 func TestLimiterServesWaitersInOrder(t *testing.T) {
-	l := NewLimiter(1)
+	l := newLimiter(1)
 	_ = l.Acquire(context.Background())
 	order := make(chan int, 5)
 	for i := range 5 {
@@ -151,7 +151,7 @@ func TestLimiterServesWaitersInOrder(t *testing.T) {
 }
 
 func TestNilLimiterIsUnlimited(t *testing.T) {
-	var l *Limiter
+	var l *limiter
 	for range 1000 {
 		if err := l.Acquire(context.Background()); err != nil {
 			t.Fatal(err)
@@ -170,7 +170,7 @@ func TestNilLimiterIsUnlimited(t *testing.T) {
 }
 
 func BenchmarkLimiterAcquireRelease(b *testing.B) {
-	l := NewLimiter(1 << 20)
+	l := newLimiter(1 << 20)
 	ctx := context.Background()
 	b.ReportAllocs()
 	for b.Loop() {
@@ -182,7 +182,7 @@ func BenchmarkLimiterAcquireRelease(b *testing.B) {
 // BenchmarkLimiterContended measures the blocking path: more goroutines
 // than slots, so most acquires queue and are handed a slot by a release.
 func BenchmarkLimiterContended(b *testing.B) {
-	l := NewLimiter(2)
+	l := newLimiter(2)
 	ctx := context.Background()
 	b.ReportAllocs()
 	b.SetParallelism(4)

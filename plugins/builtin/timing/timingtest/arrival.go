@@ -12,9 +12,6 @@ type ConstantArrival struct{}
 
 var _ sdk.ArrivalPattern = ConstantArrival{}
 
-// Init implements sdk.ArrivalPattern.
-func (ConstantArrival) Init(sdk.ArrivalOptions) error { return nil }
-
 // NextGap implements sdk.ArrivalPattern.
 func (ConstantArrival) NextGap(rate float64) time.Duration {
 	return time.Duration(1e9 / rate)

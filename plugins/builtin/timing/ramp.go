@@ -9,18 +9,18 @@ import (
 	sdk "github.com/aiperf-go/aiperf/plugin-sdk"
 )
 
-// RateRampUpdateInterval is how often AIPerf updates a ramping request rate
+// rateRampUpdateInterval is how often AIPerf updates a ramping request rate
 // (AIPERF_TIMING_RATE_RAMP_UPDATE_INTERVAL default).
-const RateRampUpdateInterval = 100 * time.Millisecond
+const rateRampUpdateInterval = 100 * time.Millisecond
 
-// LinearRamp is the default ramp shape: a straight line from start to
+// linearRamp is the default ramp shape: a straight line from start to
 // target over the ramp's duration.
-type LinearRamp struct{}
+type linearRamp struct{}
 
-var _ sdk.Ramp = LinearRamp{}
+var _ sdk.Ramp = linearRamp{}
 
 // Value implements sdk.Ramp.
-func (LinearRamp) Value(t, d time.Duration, start, target float64) float64 {
+func (linearRamp) Value(t, d time.Duration, start, target float64) float64 {
 	if d <= 0 || t >= d {
 		return target
 	}
@@ -33,16 +33,16 @@ func (LinearRamp) Value(t, d time.Duration, start, target float64) float64 {
 // shapeOrLinear returns the plan's ramp shape, linear when none is set.
 func shapeOrLinear(r sdk.Ramp) sdk.Ramp {
 	if r == nil {
-		return LinearRamp{}
+		return linearRamp{}
 	}
 	return r
 }
 
-// StepTime returns when a discrete ramp from 1 to target over d reaches
+// stepTime returns when a discrete ramp from 1 to target over d reaches
 // value v: the earliest t with shape.Value(t) >= v, found by bisection so
 // any monotone shape (linear, exponential, stochastic steps) works. Linear
 // gives AIPerf's +1 steps at d·(v−1)/(target−1).
-func StepTime(shape sdk.Ramp, d time.Duration, target, v int) time.Duration {
+func stepTime(shape sdk.Ramp, d time.Duration, target, v int) time.Duration {
 	shape = shapeOrLinear(shape)
 	if v <= 1 || d <= 0 {
 		return 0
@@ -66,12 +66,12 @@ func StepTime(shape sdk.Ramp, d time.Duration, target, v int) time.Duration {
 // runStepRamp raises lim from 1 to target in +1 steps over d, starting at
 // startNs (perf clock), until ctx ends. Steps that fall due together are
 // applied at once.
-func runStepRamp(ctx context.Context, lim *Limiter, startNs int64, d time.Duration, shape sdk.Ramp, target int) {
+func runStepRamp(ctx context.Context, lim *limiter, startNs int64, d time.Duration, shape sdk.Ramp, target int) {
 	lim.SetLimit(1)
 	t := time.NewTimer(time.Hour)
 	defer t.Stop()
 	for v := 2; v <= target; v++ {
-		due := startNs + int64(StepTime(shape, d, target, v))
+		due := startNs + int64(stepTime(shape, d, target, v))
 		if wait := time.Duration(due - clock.Now()); wait > 0 {
 			t.Reset(wait)
 			select {
@@ -82,7 +82,7 @@ func runStepRamp(ctx context.Context, lim *Limiter, startNs int64, d time.Durati
 		}
 		// Coalesce: jump over every later step that is already due.
 		now := clock.Now()
-		for v < target && startNs+int64(StepTime(shape, d, target, v+1)) <= now {
+		for v < target && startNs+int64(stepTime(shape, d, target, v+1)) <= now {
 			v++
 		}
 		lim.SetLimit(v)
@@ -90,28 +90,28 @@ func runStepRamp(ctx context.Context, lim *Limiter, startNs int64, d time.Durati
 	lim.SetLimit(target)
 }
 
-// RateRamp is AIPerf's continuous request-rate ramp: the rate starts at
-// target·(RateRampUpdateInterval/d) and is re-sampled from the ramp shape
-// every RateRampUpdateInterval until d, after which it is the target.
-type RateRamp struct {
+// rateRamp is AIPerf's continuous request-rate ramp: the rate starts at
+// target·(rateRampUpdateInterval/d) and is re-sampled from the ramp shape
+// every rateRampUpdateInterval until d, after which it is the target.
+type rateRamp struct {
 	Duration time.Duration
 	Target   float64
 	Shape    sdk.Ramp
 }
 
-func (r RateRamp) start() float64 {
-	return math.Min(r.Target, r.Target*float64(RateRampUpdateInterval)/float64(r.Duration))
+func (r rateRamp) start() float64 {
+	return math.Min(r.Target, r.Target*float64(rateRampUpdateInterval)/float64(r.Duration))
 }
 
 // RateAt returns the rate in force at elapsed time t (a step function).
-func (r RateRamp) RateAt(t time.Duration) float64 {
+func (r rateRamp) RateAt(t time.Duration) float64 {
 	if r.Duration <= 0 || t >= r.Duration {
 		return r.Target
 	}
 	if t < 0 {
 		t = 0
 	}
-	step := t - t%RateRampUpdateInterval
+	step := t - t%rateRampUpdateInterval
 	return shapeOrLinear(r.Shape).Value(step, r.Duration, r.start(), r.Target)
 }
 
@@ -120,11 +120,11 @@ func (r RateRamp) RateAt(t time.Duration) float64 {
 // time from. Integrating the piecewise-constant rate makes the ramp a true
 // time-varying renewal process: a gap drawn at the slow start rate shrinks
 // as the rate rises instead of stalling the schedule for its full length.
-func (r RateRamp) Advance(from time.Duration, work float64) time.Duration {
+func (r rateRamp) Advance(from time.Duration, work float64) time.Duration {
 	t := from
 	for t < r.Duration && work > 0 {
 		rate := r.RateAt(t)
-		segEnd := min(t-t%RateRampUpdateInterval+RateRampUpdateInterval, r.Duration)
+		segEnd := min(t-t%rateRampUpdateInterval+rateRampUpdateInterval, r.Duration)
 		capacity := (segEnd - t).Seconds() * rate
 		if work <= capacity {
 			return t + secondsToDuration(work/rate)

@@ -1,4 +1,4 @@
-package concurrency
+package timing
 
 import (
 	"context"
@@ -7,29 +7,20 @@ import (
 	"time"
 
 	"github.com/aiperf-go/aiperf/core/clock"
-	"github.com/aiperf-go/aiperf/core/timing/timingtest"
 	sdk "github.com/aiperf-go/aiperf/plugin-sdk"
+	"github.com/aiperf-go/aiperf/plugins/builtin/timing/timingtest"
 )
 
-func run(t *testing.T, ctx context.Context, plan sdk.PhasePlan, rec *timingtest.Recorder) {
+func runConcurrency(t *testing.T, ctx context.Context, plan sdk.PhasePlan, rec *timingtest.Recorder) {
 	t.Helper()
-	done := make(chan error, 1)
-	go func() { done <- New().Run(ctx, plan, rec) }()
-	select {
-	case err := <-done:
-		if err != nil {
-			t.Fatal(err)
-		}
-	case <-time.After(20 * time.Second):
-		t.Fatal("Run did not return")
-	}
+	runStrategy(t, ctx, NewConcurrency(), plan, rec)
 }
 
-func TestIssuesExactCountAtConcurrency(t *testing.T) {
+func TestConcurrencyIssuesExactCount(t *testing.T) {
 	cases := []struct{ count, conc int }{{1, 1}, {10, 3}, {100, 8}, {5, 50}}
 	for _, c := range cases {
 		rec := &timingtest.Recorder{Delay: time.Millisecond}
-		run(t, context.Background(), sdk.PhasePlan{Phase: sdk.PhaseProfiling, RequestCount: c.count, Concurrency: c.conc}, rec)
+		runConcurrency(t, context.Background(), sdk.PhasePlan{Phase: sdk.PhaseProfiling, RequestCount: c.count, Concurrency: c.conc}, rec)
 		sent := rec.Sent()
 		if len(sent) != c.count {
 			t.Errorf("count=%d conc=%d: %d credits", c.count, c.conc, len(sent))
@@ -47,11 +38,11 @@ func TestIssuesExactCountAtConcurrency(t *testing.T) {
 	}
 }
 
-func TestStopsOnCancelAndCancelsInFlight(t *testing.T) {
+func TestConcurrencyStopsOnCancelAndCancelsInFlight(t *testing.T) {
 	ctx, cancel := context.WithCancel(context.Background())
 	rec := &timingtest.Recorder{Delay: time.Minute}
 	go func() { time.Sleep(30 * time.Millisecond); cancel() }()
-	run(t, ctx, sdk.PhasePlan{Concurrency: 4}, rec)
+	runConcurrency(t, ctx, sdk.PhasePlan{Concurrency: 4}, rec)
 	if rec.Count() != 4 {
 		t.Fatalf("%d sends, want the 4 in flight at cancel", rec.Count())
 	}
@@ -62,10 +53,10 @@ func TestStopsOnCancelAndCancelsInFlight(t *testing.T) {
 	}
 }
 
-func TestDurationStopsIssuing(t *testing.T) {
+func TestConcurrencyDurationStopsIssuing(t *testing.T) {
 	rec := &timingtest.Recorder{Delay: 5 * time.Millisecond}
 	before := clock.Now()
-	run(t, context.Background(), sdk.PhasePlan{Concurrency: 3, Duration: 80 * time.Millisecond, GracePeriod: -1}, rec)
+	runConcurrency(t, context.Background(), sdk.PhasePlan{Concurrency: 3, Duration: 80 * time.Millisecond, GracePeriod: -1}, rec)
 	if rec.Count() < 3 {
 		t.Fatalf("%d sends in an 80 ms phase", rec.Count())
 	}
@@ -80,9 +71,9 @@ func TestDurationStopsIssuing(t *testing.T) {
 	}
 }
 
-func TestGraceExpiryCancelsWithCause(t *testing.T) {
+func TestConcurrencyGraceExpiryCancelsWithCause(t *testing.T) {
 	rec := &timingtest.Recorder{Delay: time.Minute}
-	run(t, context.Background(), sdk.PhasePlan{Concurrency: 2, Duration: 30 * time.Millisecond, GracePeriod: 20 * time.Millisecond}, rec)
+	runConcurrency(t, context.Background(), sdk.PhasePlan{Concurrency: 2, Duration: 30 * time.Millisecond, GracePeriod: 20 * time.Millisecond}, rec)
 	if rec.Count() != 2 {
 		t.Fatalf("%d sends, want 2", rec.Count())
 	}
@@ -93,9 +84,9 @@ func TestGraceExpiryCancelsWithCause(t *testing.T) {
 	}
 }
 
-func TestCountBeatsDuration(t *testing.T) {
+func TestConcurrencyCountBeatsDuration(t *testing.T) {
 	rec := &timingtest.Recorder{Delay: time.Millisecond}
-	run(t, context.Background(), sdk.PhasePlan{Concurrency: 2, RequestCount: 6, Duration: time.Hour, GracePeriod: -1}, rec)
+	runConcurrency(t, context.Background(), sdk.PhasePlan{Concurrency: 2, RequestCount: 6, Duration: time.Hour, GracePeriod: -1}, rec)
 	if rec.Count() != 6 {
 		t.Fatalf("%d sends, want the count of 6", rec.Count())
 	}
@@ -113,7 +104,7 @@ func TestPrefillConcurrencyCapsRequestsBeforeFirstToken(t *testing.T) {
 	}
 	for _, c := range cases {
 		rec := &timingtest.Recorder{Delay: 8 * time.Millisecond, FirstTokenAfter: c.firstTokenAfter}
-		run(t, context.Background(), sdk.PhasePlan{Concurrency: c.conc, PrefillConcurrency: c.prefill, RequestCount: 60}, rec)
+		runConcurrency(t, context.Background(), sdk.PhasePlan{Concurrency: c.conc, PrefillConcurrency: c.prefill, RequestCount: 60}, rec)
 		if rec.Count() != 60 {
 			t.Errorf("%s: %d sends, want 60", c.name, rec.Count())
 		}
@@ -130,7 +121,7 @@ func TestConcurrencyRampRaisesCeilingStepwise(t *testing.T) {
 	const conc, ramp = 5, 200 * time.Millisecond
 	rec := &timingtest.Recorder{Delay: 4 * time.Millisecond}
 	before := clock.Now()
-	run(t, context.Background(), sdk.PhasePlan{Concurrency: conc, ConcurrencyRamp: ramp, Duration: 400 * time.Millisecond, GracePeriod: -1}, rec)
+	runConcurrency(t, context.Background(), sdk.PhasePlan{Concurrency: conc, ConcurrencyRamp: ramp, Duration: 400 * time.Millisecond, GracePeriod: -1}, rec)
 	// Step v is applied no earlier than ramp·(v−1)/(conc−1) after the phase
 	// started (which is after `before`), so a send that began at elapsed e
 	// saw at most 1 + floor(e·(conc−1)/ramp) in flight.
@@ -146,25 +137,27 @@ func TestConcurrencyRampRaisesCeilingStepwise(t *testing.T) {
 	}
 }
 
-func TestRejectsBadPlan(t *testing.T) {
-	bad := []sdk.PhasePlan{
-		{Concurrency: 0},
-		{Concurrency: 1, RequestCount: -1},
-		{Concurrency: 2, PrefillConcurrency: 3},
-		{Concurrency: 2, Duration: -time.Second},
+func TestConcurrencyRejectsBadPlan(t *testing.T) {
+	bad := []struct {
+		plan sdk.PhasePlan
+		want string
+	}{
+		{sdk.PhasePlan{Concurrency: 0}, "concurrency must be >= 1"},
+		{sdk.PhasePlan{Concurrency: 1, RequestCount: -1}, "request count"},
+		{sdk.PhasePlan{Concurrency: 2, PrefillConcurrency: 3}, "exceeds concurrency"},
+		{sdk.PhasePlan{Concurrency: 2, Duration: -time.Second}, "duration"},
 	}
-	for _, p := range bad {
-		if err := New().Run(context.Background(), p, &timingtest.Recorder{}); err == nil {
-			t.Errorf("plan %+v accepted", p)
-		}
+	for _, c := range bad {
+		wantNamed(t, NewConcurrency().Run(context.Background(), c.plan, &timingtest.Recorder{}), Concurrency, c.want)
 	}
+	wantNamed(t, NewConcurrency(WithMaxCatchup(time.Minute)).Run(context.Background(), sdk.PhasePlan{Concurrency: 1}, &timingtest.Recorder{}), Concurrency, "max catch-up")
 }
 
 // With only --prefill-concurrency (no --concurrency), sessions are issued
 // as fast as the prefill ceiling admits them.
-func TestPrefillOnlyBurst(t *testing.T) {
+func TestConcurrencyPrefillOnlyBurst(t *testing.T) {
 	rec := &timingtest.Recorder{Delay: 6 * time.Millisecond, FirstTokenAfter: 2 * time.Millisecond}
-	run(t, context.Background(), sdk.PhasePlan{PrefillConcurrency: 3, RequestCount: 30}, rec)
+	runConcurrency(t, context.Background(), sdk.PhasePlan{PrefillConcurrency: 3, RequestCount: 30}, rec)
 	if rec.Count() != 30 {
 		t.Errorf("%d sends, want 30", rec.Count())
 	}

@@ -8,8 +8,8 @@ import (
 	"testing"
 	"time"
 
-	"github.com/aiperf-go/aiperf/core/timing/timingtest"
 	sdk "github.com/aiperf-go/aiperf/plugin-sdk"
+	"github.com/aiperf-go/aiperf/plugins/builtin/timing/timingtest"
 )
 
 func TestStartPhaseRejectsBadPlans(t *testing.T) {
@@ -22,24 +22,23 @@ func TestStartPhaseRejectsBadPlans(t *testing.T) {
 		{sdk.PhasePlan{Concurrency: -2}, "concurrency"},
 		{sdk.PhasePlan{PrefillConcurrency: -1}, "prefill concurrency"},
 		{sdk.PhasePlan{ConcurrencyRamp: -time.Second}, "concurrency ramp"},
-		{sdk.PhasePlan{RequestRateRamp: -time.Second}, "request rate ramp"},
 		{sdk.PhasePlan{Concurrency: 2, PrefillConcurrency: 3}, "exceeds concurrency"},
 	}
 	for _, c := range cases {
 		c.plan.Phase = sdk.PhaseProfiling
-		_, err := StartPhase(context.Background(), c.plan)
+		_, err := startPhase(context.Background(), c.plan, nil)
 		if err == nil || !strings.Contains(err.Error(), c.want) || !strings.Contains(err.Error(), sdk.PhaseProfiling) {
 			t.Errorf("plan %+v: error %v, want one naming the phase and %q", c.plan, err, c.want)
 		}
 	}
-	if _, err := StartPhase(context.Background(), sdk.PhasePlan{}, WithMaxCatchup(time.Minute)); err == nil {
+	if _, err := startPhase(context.Background(), sdk.PhasePlan{}, []Option{WithMaxCatchup(time.Minute)}); err == nil {
 		t.Error("out-of-range max catch-up accepted")
 	}
 }
 
 // drain acquires and sends until the phase stops, like a closed loop with
 // one user.
-func drain(p *Phase, s sdk.CreditSender) {
+func drain(p *phase, s sdk.CreditSender) {
 	for {
 		pm, err := p.Acquire()
 		if err != nil {
@@ -51,7 +50,7 @@ func drain(p *Phase, s sdk.CreditSender) {
 
 func TestPhaseCountIsExact(t *testing.T) {
 	for _, n := range []int{1, 7, 100} {
-		p, err := StartPhase(context.Background(), sdk.PhasePlan{Phase: "profiling", RequestCount: n})
+		p, err := startPhase(context.Background(), sdk.PhasePlan{Phase: "profiling", RequestCount: n}, nil)
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -77,7 +76,7 @@ func TestPhaseCountIsExact(t *testing.T) {
 }
 
 func TestPhaseDurationStopsIssuing(t *testing.T) {
-	p, _ := StartPhase(context.Background(), sdk.PhasePlan{Duration: 60 * time.Millisecond, GracePeriod: -1})
+	p, _ := startPhase(context.Background(), sdk.PhasePlan{Duration: 60 * time.Millisecond, GracePeriod: -1}, nil)
 	rec := &timingtest.Recorder{Delay: 5 * time.Millisecond}
 	drain(p, rec)
 	p.Finish()
@@ -112,7 +111,7 @@ func TestPhaseGraceCancelsWithCause(t *testing.T) {
 	}
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {
-			p, _ := StartPhase(context.Background(), sdk.PhasePlan{Duration: 20 * time.Millisecond, GracePeriod: c.grace})
+			p, _ := startPhase(context.Background(), sdk.PhasePlan{Duration: 20 * time.Millisecond, GracePeriod: c.grace}, nil)
 			rec := &timingtest.Recorder{Delay: c.delay}
 			pm, err := p.Acquire()
 			if err != nil {
@@ -140,7 +139,7 @@ func TestPhaseGraceCancelsWithCause(t *testing.T) {
 
 func TestPhaseCancelStopsIssuingAndSends(t *testing.T) {
 	ctx, cancel := context.WithCancel(context.Background())
-	p, _ := StartPhase(ctx, sdk.PhasePlan{Concurrency: 2})
+	p, _ := startPhase(ctx, sdk.PhasePlan{Concurrency: 2}, nil)
 	rec := &timingtest.Recorder{Delay: time.Minute}
 	for range 2 {
 		pm, err := p.Acquire()
@@ -153,8 +152,8 @@ func TestPhaseCancelStopsIssuingAndSends(t *testing.T) {
 	res := make(chan error, 1)
 	go func() { _, err := p.Acquire(); res <- err }()
 	cancel()
-	if err := <-res; !errors.Is(err, ErrStopped) {
-		t.Fatalf("blocked Acquire = %v, want ErrStopped", err)
+	if err := <-res; !errors.Is(err, errStopped) {
+		t.Fatalf("blocked Acquire = %v, want errStopped", err)
 	}
 	p.Finish()
 	for _, s := range rec.Sent() {
@@ -171,7 +170,7 @@ func TestPhaseCancelStopsIssuingAndSends(t *testing.T) {
 type doubleCaller struct {
 	mu     sync.Mutex
 	inUse  []int
-	phase  *Phase
+	phase  *phase
 	called int
 }
 
@@ -185,7 +184,7 @@ func (d *doubleCaller) Send(_ context.Context, c sdk.Credit) {
 }
 
 func TestPrefillSlotReleasedOnce(t *testing.T) {
-	p, _ := StartPhase(context.Background(), sdk.PhasePlan{RequestCount: 20, Concurrency: 4, PrefillConcurrency: 2})
+	p, _ := startPhase(context.Background(), sdk.PhasePlan{RequestCount: 20, Concurrency: 4, PrefillConcurrency: 2}, nil)
 	d := &doubleCaller{phase: p}
 	drain(p, d)
 	p.Finish()
@@ -206,12 +205,12 @@ func TestPrefillSlotReleasedOnce(t *testing.T) {
 }
 
 func TestPhaseRampsCeiling(t *testing.T) {
-	p, _ := StartPhase(context.Background(), sdk.PhasePlan{Concurrency: 8, ConcurrencyRamp: time.Hour, PrefillConcurrency: 4, PrefillConcurrencyRamp: time.Hour})
+	p, _ := startPhase(context.Background(), sdk.PhasePlan{Concurrency: 8, ConcurrencyRamp: time.Hour, PrefillConcurrency: 4, PrefillConcurrencyRamp: time.Hour}, nil)
 	defer p.Finish()
 	if p.Session().Limit() != 1 || p.Prefill().Limit() != 1 {
 		t.Fatalf("ramped ceilings start at %d/%d, want 1/1", p.Session().Limit(), p.Prefill().Limit())
 	}
-	q, _ := StartPhase(context.Background(), sdk.PhasePlan{Concurrency: 8})
+	q, _ := startPhase(context.Background(), sdk.PhasePlan{Concurrency: 8}, nil)
 	defer q.Finish()
 	if q.Session().Limit() != 8 || q.Prefill() != nil {
 		t.Fatalf("unramped ceilings: session %d, prefill %v", q.Session().Limit(), q.Prefill())

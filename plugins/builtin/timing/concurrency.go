@@ -1,40 +1,41 @@
-// Package concurrency is the closed-loop timing strategy: N virtual users,
-// each sending its next request as soon as its previous one completed.
-package concurrency
+package timing
 
 import (
 	"context"
-	"fmt"
 	"sync"
 
-	"github.com/aiperf-go/aiperf/core/timing"
 	sdk "github.com/aiperf-go/aiperf/plugin-sdk"
 )
 
-// Name is the strategy's plugin name.
-const Name = "concurrency"
+// Concurrency is the closed-loop strategy's plugin name: N virtual users,
+// each sending its next request as soon as its previous one completed.
+const Concurrency = "concurrency"
 
-// Strategy implements sdk.TimingStrategy.
-type Strategy struct {
-	opts []timing.Option
+// ConcurrencyStrategy implements sdk.TimingStrategy. Its settings are the
+// plan's ceilings (Concurrency, PrefillConcurrency and their ramps), shared
+// with every strategy, so it has no configuration of its own.
+type ConcurrencyStrategy struct {
+	opts []Option
 }
 
-var _ sdk.TimingStrategy = (*Strategy)(nil)
+var _ sdk.TimingStrategy = (*ConcurrencyStrategy)(nil)
 
-// New returns the closed-loop strategy.
-func New(opts ...timing.Option) *Strategy { return &Strategy{opts: opts} }
+// NewConcurrency returns the closed-loop strategy; opts tune its pacing.
+func NewConcurrency(opts ...Option) *ConcurrencyStrategy {
+	return &ConcurrencyStrategy{opts: opts}
+}
 
 // Run keeps plan.Concurrency sessions in flight (ramped from 1 when
 // plan.ConcurrencyRamp is set, and at most plan.PrefillConcurrency before
 // their first token) until the first stop condition, then waits for the
 // sessions in flight.
-func (s *Strategy) Run(ctx context.Context, plan sdk.PhasePlan, sender sdk.CreditSender) error {
+func (s *ConcurrencyStrategy) Run(ctx context.Context, plan sdk.PhasePlan, sender sdk.CreditSender) error {
 	if plan.Concurrency < 1 && plan.PrefillConcurrency < 1 {
-		return fmt.Errorf("concurrency timing: concurrency must be >= 1 (got %d)", plan.Concurrency)
+		return errorf(Concurrency, "concurrency must be >= 1 (got %d)", plan.Concurrency)
 	}
-	ph, err := timing.StartPhase(ctx, plan, s.opts...)
+	ph, err := startPhase(ctx, plan, s.opts)
 	if err != nil {
-		return fmt.Errorf("concurrency timing: %w", err)
+		return errorf(Concurrency, "%w", err)
 	}
 	if plan.Concurrency < 1 {
 		// Only --prefill-concurrency caps this burst: issue as fast as the

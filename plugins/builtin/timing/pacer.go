@@ -10,18 +10,18 @@ import (
 )
 
 const (
-	// DefaultMaxCatchup is AIPerf's AIPERF_TIMING_MAX_CATCHUP_SECONDS
+	// defaultMaxCatchup is AIPerf's AIPERF_TIMING_MAX_CATCHUP_SECONDS
 	// default: a schedule more than this far behind is re-anchored to now
 	// instead of bursting to catch up.
-	DefaultMaxCatchup = 10 * time.Millisecond
-	// MaxMaxCatchup is the upper end of AIPerf's accepted range (0–10 s).
-	MaxMaxCatchup = 10 * time.Second
+	defaultMaxCatchup = 10 * time.Millisecond
+	// maxMaxCatchup is the upper end of AIPerf's accepted range (0–10 s).
+	maxMaxCatchup = 10 * time.Second
 
-	// SpinThreshold is how long before a deadline the pacer stops sleeping
+	// spinThreshold is how long before a deadline the pacer stops sleeping
 	// and yields in a loop instead. Measured on Linux (2 cores, Go 1.26):
 	// nanosleep overshoots by 55–90 µs at p50 and ~120 µs at p99, so a
 	// shorter spin would make a late wake-up the common case.
-	SpinThreshold = 150 * time.Microsecond
+	spinThreshold = 150 * time.Microsecond
 
 	// coarseMargin is how long before a deadline the cancellable runtime
 	// timer hands over to the precise sleep. Go timers wake through
@@ -30,7 +30,7 @@ const (
 	coarseMargin = 2 * time.Millisecond
 )
 
-// Option configures the pacer of a phase.
+// Option tunes the pacing of a strategy (every constructor takes them).
 type Option func(*options)
 
 type options struct {
@@ -38,50 +38,41 @@ type options struct {
 }
 
 // WithMaxCatchup sets how far behind its schedule the pacer may fall before
-// it re-anchors (AIPERF_TIMING_MAX_CATCHUP_SECONDS; 0–10 s).
+// it re-anchors (AIPERF_TIMING_MAX_CATCHUP_SECONDS; 0–10 s, default 10 ms).
 func WithMaxCatchup(d time.Duration) Option {
 	return func(o *options) { o.maxCatchup = d }
 }
 
 func buildOptions(opts []Option) (options, error) {
-	o := options{maxCatchup: DefaultMaxCatchup}
+	o := options{maxCatchup: defaultMaxCatchup}
 	for _, opt := range opts {
 		opt(&o)
 	}
-	if o.maxCatchup < 0 || o.maxCatchup > MaxMaxCatchup {
-		return o, fmt.Errorf("timing: max catch-up must be within 0s..%v (got %v)", MaxMaxCatchup, o.maxCatchup)
+	if o.maxCatchup < 0 || o.maxCatchup > maxMaxCatchup {
+		return o, fmt.Errorf("max catch-up must be within 0s..%v (got %v)", maxMaxCatchup, o.maxCatchup)
 	}
 	return o, nil
 }
 
-// Pacer sleeps until absolute perf-clock deadlines (clock.Now() ns). It
+// pacer sleeps until absolute perf-clock deadlines (clock.Now() ns). It
 // sleeps on a cancellable timer for the bulk of a wait, then on a precise
-// OS sleep, and yields in a loop for the last SpinThreshold. A Pacer is used
+// OS sleep, and yields in a loop for the last spinThreshold. A pacer is used
 // by one goroutine at a time.
-type Pacer struct {
+type pacer struct {
 	maxCatchupNs int64
 	timer        *time.Timer
 }
 
-// NewPacer returns a pacer; it fails on an out-of-range option.
-func NewPacer(opts ...Option) (*Pacer, error) {
-	o, err := buildOptions(opts)
-	if err != nil {
-		return nil, err
-	}
-	return newPacer(o), nil
-}
-
-func newPacer(o options) *Pacer {
+func newPacer(o options) *pacer {
 	t := time.NewTimer(time.Hour)
 	t.Stop()
-	return &Pacer{maxCatchupNs: int64(o.maxCatchup), timer: t}
+	return &pacer{maxCatchupNs: int64(o.maxCatchup), timer: t}
 }
 
 // Anchor applies bounded catch-up: a target more than the max catch-up in
 // the past becomes now, so a stall re-anchors the schedule instead of
 // releasing a burst; a target only slightly late keeps its place.
-func (p *Pacer) Anchor(targetNs, nowNs int64) int64 {
+func (p *pacer) Anchor(targetNs, nowNs int64) int64 {
 	if targetNs < nowNs-p.maxCatchupNs {
 		return nowNs
 	}
@@ -92,14 +83,14 @@ func (p *Pacer) Anchor(targetNs, nowNs int64) int64 {
 // until it. It returns the anchor the schedule continues from (targetNs,
 // or the re-anchored time), so the caller computes next = anchor + gap
 // before issuing and issuance latency never drifts the schedule.
-func (p *Pacer) Wait(ctx context.Context, targetNs int64) (int64, error) {
+func (p *pacer) Wait(ctx context.Context, targetNs int64) (int64, error) {
 	anchor := p.Anchor(targetNs, clock.Now())
 	return anchor, p.SleepUntil(ctx, anchor)
 }
 
 // SleepUntil blocks until clock.Now() >= deadlineNs. It returns ctx's
 // error if ctx ends first; the final ≤ 2 ms are not interruptible.
-func (p *Pacer) SleepUntil(ctx context.Context, deadlineNs int64) error {
+func (p *pacer) SleepUntil(ctx context.Context, deadlineNs int64) error {
 	if err := ctx.Err(); err != nil {
 		return err
 	}
@@ -114,10 +105,10 @@ func (p *Pacer) SleepUntil(ctx context.Context, deadlineNs int64) error {
 	}
 	for {
 		rem := deadlineNs - clock.Now()
-		if rem <= int64(SpinThreshold) {
+		if rem <= int64(spinThreshold) {
 			break
 		}
-		preciseSleep(time.Duration(rem) - SpinThreshold)
+		preciseSleep(time.Duration(rem) - spinThreshold)
 	}
 	for clock.Now() < deadlineNs {
 		runtime.Gosched()

@@ -13,12 +13,12 @@ import (
 	sdk "github.com/aiperf-go/aiperf/plugin-sdk"
 )
 
-// ErrStopped is returned by Acquire once the phase may issue no more
+// errStopped is returned by Acquire once the phase may issue no more
 // credits: its count was reached, its duration ended or its context was
-// cancelled.
-var ErrStopped = errors.New("timing: phase stopped issuing credits")
+// cancelled. Strategies treat it as the end of issuing, never as a failure.
+var errStopped = errors.New("phase stopped issuing credits")
 
-// Phase enforces the stop conditions of one phase and tracks its sends:
+// phase enforces the stop conditions of one phase and tracks its sends:
 //   - count: at most plan.RequestCount credits (0 = unbounded);
 //   - duration: no credit is issued at or after start+Duration;
 //   - grace: sends still running at start+Duration+GracePeriod are
@@ -26,9 +26,9 @@ var ErrStopped = errors.New("timing: phase stopped issuing credits")
 //   - ctx cancellation stops issuing at once and cancels every send.
 //
 // The first condition reached wins. It also owns the phase's concurrency
-// ceilings (session and prefill Limiters, ramped when the plan says so) and
-// its Pacer.
-type Phase struct {
+// ceilings (session and prefill limiters, ramped when the plan says so) and
+// its pacer.
+type phase struct {
 	plan    sdk.PhasePlan
 	startNs int64
 	endNs   int64 // math.MaxInt64 without a duration
@@ -46,27 +46,29 @@ type Phase struct {
 	stopRamps   context.CancelFunc
 
 	claimed atomic.Int64
-	session *Limiter // nil: no ceiling
-	prefill *Limiter // nil: no ceiling
-	pacer   *Pacer
+	session *limiter // nil: no ceiling
+	prefill *limiter // nil: no ceiling
+	pacer   *pacer
+	opts    options // for the extra pacers of concurrent issuers
 
 	inflight sync.WaitGroup
 	ramps    sync.WaitGroup
 	timers   []*time.Timer
 }
 
-// StartPhase validates plan's stop conditions and ceilings and starts the
+// startPhase validates plan's stop conditions and ceilings and starts the
 // phase clock, its duration and grace timers and its concurrency ramps.
-// Call Finish when the strategy has stopped issuing.
-func StartPhase(ctx context.Context, plan sdk.PhasePlan, opts ...Option) (*Phase, error) {
+// Call Finish when the strategy has stopped issuing. Its errors name the
+// phase; the strategy adds its own name.
+func startPhase(ctx context.Context, plan sdk.PhasePlan, opts []Option) (*phase, error) {
 	if err := validatePlan(plan); err != nil {
-		return nil, fmt.Errorf("timing: phase %q: %w", plan.Phase, err)
+		return nil, fmt.Errorf("phase %q: %w", plan.Phase, err)
 	}
 	o, err := buildOptions(opts)
 	if err != nil {
 		return nil, err
 	}
-	p := &Phase{plan: plan, startNs: clock.Now(), endNs: math.MaxInt64, pacer: newPacer(o)}
+	p := &phase{plan: plan, startNs: clock.Now(), endNs: math.MaxInt64, pacer: newPacer(o), opts: o}
 	p.open, p.closeOpen = context.WithCancel(ctx)
 	p.issuing, p.stopIssuing = context.WithCancel(p.open)
 	p.requests, p.cancelReqs = context.WithCancelCause(ctx)
@@ -99,7 +101,6 @@ func validatePlan(plan sdk.PhasePlan) error {
 		{plan.PrefillConcurrency < 0, "prefill concurrency", plan.PrefillConcurrency},
 		{plan.ConcurrencyRamp < 0, "concurrency ramp duration", plan.ConcurrencyRamp},
 		{plan.PrefillConcurrencyRamp < 0, "prefill concurrency ramp duration", plan.PrefillConcurrencyRamp},
-		{plan.RequestRateRamp < 0, "request rate ramp duration", plan.RequestRateRamp},
 	}
 	for _, c := range checks {
 		if c.bad {
@@ -114,44 +115,45 @@ func validatePlan(plan sdk.PhasePlan) error {
 
 // ceiling builds a limiter for limit (nil when 0 = unlimited) and, with a
 // ramp, starts it at 1 before any credit can slip through at full limit.
-func (p *Phase) ceiling(ctx context.Context, limit int, ramp time.Duration) *Limiter {
+func (p *phase) ceiling(ctx context.Context, limit int, ramp time.Duration) *limiter {
 	if limit <= 0 {
 		return nil
 	}
 	if ramp <= 0 || limit == 1 {
-		return NewLimiter(limit)
+		return newLimiter(limit)
 	}
-	lim := NewLimiter(1)
+	lim := newLimiter(1)
 	p.ramps.Go(func() { runStepRamp(ctx, lim, p.startNs, ramp, p.plan.Ramp, limit) })
 	return lim
 }
 
 // StartNs is the phase start on the perf clock.
-func (p *Phase) StartNs() int64 { return p.startNs }
+func (p *phase) StartNs() int64 { return p.startNs }
 
 // EndNs is start+Duration, or math.MaxInt64 without a duration.
-func (p *Phase) EndNs() int64 { return p.endNs }
-
-// Plan returns the plan the phase was started with.
-func (p *Phase) Plan() sdk.PhasePlan { return p.plan }
+func (p *phase) EndNs() int64 { return p.endNs }
 
 // Pacer returns the phase's pacer (for the issuing goroutine only).
-func (p *Phase) Pacer() *Pacer { return p.pacer }
+func (p *phase) Pacer() *pacer { return p.pacer }
+
+// NewPacer returns another pacer with the phase's options, for a strategy
+// that issues from several goroutines (a pacer serves one at a time).
+func (p *phase) NewPacer() *pacer { return newPacer(p.opts) }
 
 // Issuing is done once no credit may be issued any more; pass it to waits
 // that precede an issue (pacing, ceilings).
-func (p *Phase) Issuing() context.Context { return p.issuing }
+func (p *phase) Issuing() context.Context { return p.issuing }
 
 // Session and Prefill expose the ceilings (nil = none), e.g. for tests.
-func (p *Phase) Session() *Limiter { return p.session }
+func (p *phase) Session() *limiter { return p.session }
 
 // Prefill returns the prefill ceiling (nil = none).
-func (p *Phase) Prefill() *Limiter { return p.prefill }
+func (p *phase) Prefill() *limiter { return p.prefill }
 
 // Due reports whether a credit scheduled at targetNs may still be issued:
 // the phase has not stopped, the count is not used up, and targetNs falls
 // before the duration's end.
-func (p *Phase) Due(targetNs int64) bool {
+func (p *phase) Due(targetNs int64) bool {
 	if targetNs >= p.endNs || p.issuing.Err() != nil {
 		return false
 	}
@@ -159,36 +161,36 @@ func (p *Phase) Due(targetNs int64) bool {
 	return n == 0 || p.claimed.Load() < int64(n)
 }
 
-// Permit is the right to issue one credit: its index and the ceiling
+// permit is the right to issue one credit: its index and the ceiling
 // slots it holds. Hand it to Send or Go exactly once.
-type Permit struct {
+type permit struct {
 	index int
 }
 
 // Acquire waits for a session slot, claims the next credit index and waits
-// for a prefill slot. It returns ErrStopped (holding nothing) when the
+// for a prefill slot. It returns errStopped (holding nothing) when the
 // phase stops first; reaching the count stops the phase's issuing.
-func (p *Phase) Acquire() (Permit, error) {
+func (p *phase) Acquire() (permit, error) {
 	if err := p.session.Acquire(p.issuing); err != nil {
-		return Permit{}, ErrStopped
+		return permit{}, errStopped
 	}
 	i := p.claimed.Add(1) - 1
 	if n := p.plan.RequestCount; (n > 0 && i >= int64(n)) || clock.Now() >= p.endNs {
 		p.session.Release()
 		p.stopIssuing() // wakes every other waiter: nothing more to issue
-		return Permit{}, ErrStopped
+		return permit{}, errStopped
 	}
 	if err := p.prefill.Acquire(p.open); err != nil {
 		p.session.Release()
-		return Permit{}, ErrStopped
+		return permit{}, errStopped
 	}
-	return Permit{index: int(i)}, nil
+	return permit{index: int(i)}, nil
 }
 
 // prefillSlot releases a prefill slot once, whether at the first token or
 // when the send ends without one.
 type prefillSlot struct {
-	lim  *Limiter
+	lim  *limiter
 	done atomic.Bool
 }
 
@@ -202,26 +204,26 @@ func (s *prefillSlot) release() {
 // It fills Index, Phase, IssuedNs and OnFirstToken (ScheduledNs and User
 // are the caller's), passes the phase's request context (cancelled with
 // sdk.ErrGraceExpired when the grace period ends) and frees the slots.
-func (p *Phase) Send(sender sdk.CreditSender, pm Permit, c sdk.Credit) {
+func (p *phase) Send(sender sdk.CreditSender, pm permit, c sdk.Credit) {
 	p.inflight.Add(1)
 	p.send(sender, p.stamp(pm, c))
 }
 
 // Go is Send on a new goroutine, for open-loop strategies. IssuedNs is
 // stamped before the goroutine starts, so it follows the schedule's order.
-func (p *Phase) Go(sender sdk.CreditSender, pm Permit, c sdk.Credit) {
+func (p *phase) Go(sender sdk.CreditSender, pm permit, c sdk.Credit) {
 	p.inflight.Add(1)
 	go p.send(sender, p.stamp(pm, c))
 }
 
-func (p *Phase) stamp(pm Permit, c sdk.Credit) sdk.Credit {
+func (p *phase) stamp(pm permit, c sdk.Credit) sdk.Credit {
 	c.Index = pm.index
 	c.Phase = p.plan.Phase
 	c.IssuedNs = clock.Now()
 	return c
 }
 
-func (p *Phase) send(sender sdk.CreditSender, c sdk.Credit) {
+func (p *phase) send(sender sdk.CreditSender, c sdk.Credit) {
 	defer p.inflight.Done()
 	var slot *prefillSlot
 	if p.prefill != nil {
@@ -237,7 +239,7 @@ func (p *Phase) send(sender sdk.CreditSender, c sdk.Credit) {
 
 // Finish waits for every send to return, then stops the phase's timers
 // and ramps. Call it once, after the strategy stopped issuing.
-func (p *Phase) Finish() {
+func (p *phase) Finish() {
 	p.inflight.Wait()
 	for _, t := range p.timers {
 		t.Stop()
@@ -246,4 +248,11 @@ func (p *Phase) Finish() {
 	p.ramps.Wait()
 	p.closeOpen()
 	p.cancelReqs(nil)
+}
+
+// errorf names the strategy the way the registry names plugins
+// (timing_strategy.<name>), so an error points at the plugin to fix, not at
+// a Go type.
+func errorf(strategy, format string, args ...any) error {
+	return fmt.Errorf("timing_strategy."+strategy+": "+format, args...)
 }

@@ -18,38 +18,45 @@ func TestAnchorBoundsCatchUp(t *testing.T) {
 		catchup           time.Duration
 		target, now, want int64
 	}{
-		{"future target kept", DefaultMaxCatchup, 100 * ms, 50 * ms, 100 * ms},
-		{"slightly late kept", DefaultMaxCatchup, 100 * ms, 109 * ms, 100 * ms},
-		{"exactly at bound kept", DefaultMaxCatchup, 100 * ms, 110 * ms, 100 * ms},
-		{"beyond bound re-anchored", DefaultMaxCatchup, 100 * ms, 111 * ms, 111 * ms},
-		{"multi-second stall re-anchored", DefaultMaxCatchup, 100 * ms, 3100 * ms, 3100 * ms},
+		{"future target kept", defaultMaxCatchup, 100 * ms, 50 * ms, 100 * ms},
+		{"slightly late kept", defaultMaxCatchup, 100 * ms, 109 * ms, 100 * ms},
+		{"exactly at bound kept", defaultMaxCatchup, 100 * ms, 110 * ms, 100 * ms},
+		{"beyond bound re-anchored", defaultMaxCatchup, 100 * ms, 111 * ms, 111 * ms},
+		{"multi-second stall re-anchored", defaultMaxCatchup, 100 * ms, 3100 * ms, 3100 * ms},
 		{"zero catch-up re-anchors any lateness", 0, 100 * ms, 100*ms + 1, 100*ms + 1},
 		{"large catch-up keeps schedule", 5 * time.Second, 100 * ms, 3100 * ms, 100 * ms},
 	}
 	for _, c := range cases {
-		p, err := NewPacer(WithMaxCatchup(c.catchup))
-		if err != nil {
-			t.Fatal(err)
-		}
+		p := mustPacer(t, WithMaxCatchup(c.catchup))
 		if got := p.Anchor(c.target, c.now); got != c.want {
 			t.Errorf("%s: Anchor(%d, %d) = %d, want %d", c.name, c.target, c.now, got, c.want)
 		}
 	}
 }
 
-func TestNewPacerRejectsOutOfRangeCatchup(t *testing.T) {
+// mustPacer builds a pacer from opts as a phase does.
+func mustPacer(t testing.TB, opts ...Option) *pacer {
+	t.Helper()
+	o, err := buildOptions(opts)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return newPacer(o)
+}
+
+func TestOptionsRejectOutOfRangeCatchup(t *testing.T) {
 	for _, d := range []time.Duration{-time.Millisecond, 11 * time.Second} {
-		if _, err := NewPacer(WithMaxCatchup(d)); err == nil {
+		if _, err := buildOptions([]Option{WithMaxCatchup(d)}); err == nil {
 			t.Errorf("max catch-up %v accepted", d)
 		}
 	}
-	if _, err := NewPacer(WithMaxCatchup(10 * time.Second)); err != nil {
+	if _, err := buildOptions([]Option{WithMaxCatchup(10 * time.Second)}); err != nil {
 		t.Errorf("max catch-up 10s rejected: %v", err)
 	}
 }
 
 func TestSleepUntilNeverWakesEarly(t *testing.T) {
-	p, _ := NewPacer()
+	p := mustPacer(t)
 	for _, off := range []time.Duration{-time.Second, 0, 30 * time.Microsecond, 300 * time.Microsecond, 1500 * time.Microsecond, 4 * time.Millisecond} {
 		deadline := clock.Now() + int64(off)
 		if err := p.SleepUntil(context.Background(), deadline); err != nil {
@@ -62,7 +69,7 @@ func TestSleepUntilNeverWakesEarly(t *testing.T) {
 }
 
 func TestSleepUntilStopsOnCancel(t *testing.T) {
-	p, _ := NewPacer()
+	p := mustPacer(t)
 	ctx, cancel := context.WithCancel(context.Background())
 	go func() { time.Sleep(10 * time.Millisecond); cancel() }()
 	done := make(chan error, 1)
@@ -83,7 +90,7 @@ func TestSleepUntilStopsOnCancel(t *testing.T) {
 }
 
 func TestWaitReanchorsOnlyWhenFarBehind(t *testing.T) {
-	p, _ := NewPacer()
+	p := mustPacer(t)
 	now := clock.Now()
 	if got, _ := p.Wait(context.Background(), now-int64(2*time.Millisecond)); got != now-int64(2*time.Millisecond) {
 		t.Errorf("2 ms late: anchor moved to %d", got)
@@ -99,7 +106,7 @@ func TestWaitReanchorsOnlyWhenFarBehind(t *testing.T) {
 func BenchmarkPacerLag(b *testing.B) {
 	for _, gap := range []time.Duration{time.Millisecond, 200 * time.Microsecond, 50 * time.Microsecond} {
 		b.Run(fmt.Sprintf("gap=%v", gap), func(b *testing.B) {
-			p, _ := NewPacer()
+			p := mustPacer(b)
 			lags := make([]int64, 0, b.N)
 			next := clock.Now() + int64(gap)
 			for b.Loop() {
