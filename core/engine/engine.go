@@ -30,9 +30,14 @@ const (
 	ReuseSticky = "sticky-user-sessions"
 )
 
+// ErrTypePayloadRender is the error type of a later turn that could not be
+// rendered: its FormatPayload failed, or the previous turn's answer could
+// not be parsed for the history.
+const ErrTypePayloadRender = "PayloadRenderError"
+
 // Options configure the engine.
 type Options struct {
-	// URLs are full endpoint URLs, used round robin (--url-strategy).
+	// URLs are full endpoint URLs; URLSelection picks one per session.
 	URLs []string
 	// Headers are sent with every request (User-Agent, Content-Type, Accept,
 	// Authorization, user headers). X-Request-ID and X-Correlation-ID are
@@ -43,17 +48,45 @@ type Options struct {
 	// Seed drives the dataset sampling order and request cancellation.
 	Seed int64
 	// Endpoint and Prepare re-render later turns of multi-turn sessions with
-	// the conversation's history, and detect the first token for prefill
-	// slots. Single-turn runs need neither.
+	// the conversation's history (required when a session has several
+	// turns), and Endpoint detects the first token for prefill slots when
+	// it implements sdk.FirstTokenDetector. Single-turn runs need neither.
 	Endpoint sdk.Endpoint
 	Prepare  PrepareOptions
 	// ConnectionReuse is pooled (default), never or sticky-user-sessions.
 	ConnectionReuse string
-	// Sampling orders sessions: shuffle (default: without replacement,
-	// reshuffled each pass), sequential (dataset order, as trace replay
-	// needs) or random (with replacement).
-	Sampling string
+	// Sampler orders the sessions of each phase (dataset_sampler plugin).
+	Sampler sdk.DatasetSampler
+	// URLSelection picks the URL of each session (url_selection_strategy
+	// plugin).
+	URLSelection sdk.URLSelectionStrategy
+	// Plugins supplies the plugins the run selected for the categories the
+	// engine uses (dataset_sampler, url_selection_strategy) when the fields
+	// above are nil: the engine asks for what it needs, so the app wires
+	// none of them by hand.
+	Plugins PluginSource
 	PhaseOptions
+}
+
+// PluginSource builds the plugin a run selected for a category (core/app's
+// Host, which applies the plugin lifecycle).
+type PluginSource interface {
+	Selected(ctx context.Context, c sdk.Category) (any, error)
+}
+
+// selected fills *dst from src when it is nil.
+func selected[T any](dst *T, src PluginSource, c sdk.CategoryOf[T]) error {
+	if any(*dst) != nil || src == nil {
+		return nil
+	}
+	// Building a plugin is quick and happens before the first phase; the
+	// run's cancellation applies from the phases on.
+	v, err := src.Selected(context.Background(), c.Category)
+	if err != nil {
+		return err
+	}
+	*dst = v.(T) // Selected checked the category's interface
+	return nil
 }
 
 // PhaseOptions are the per-phase knobs; set them with SetPhaseOptions
@@ -96,7 +129,6 @@ type Engine struct {
 	sessions  []session
 	opts      Options
 
-	sampler *sampler
 	cancels *cancelPicker
 
 	// progress of the current phase
@@ -118,6 +150,18 @@ func New(tr sdk.Transport, timing sdk.TimingStrategy, requests []PreparedRequest
 	if len(opts.URLs) == 0 {
 		return nil, fmt.Errorf("engine: no URL to send to")
 	}
+	if err := selected(&opts.Sampler, opts.Plugins, sdk.DatasetSamplers); err != nil {
+		return nil, fmt.Errorf("--dataset-sampling-strategy: %w", err)
+	}
+	if err := selected(&opts.URLSelection, opts.Plugins, sdk.URLSelectionStrategies); err != nil {
+		return nil, fmt.Errorf("--url-strategy: %w", err)
+	}
+	if opts.Sampler == nil {
+		return nil, fmt.Errorf("engine: no dataset sampler (Options.Sampler) to order the sessions")
+	}
+	if opts.URLSelection == nil {
+		return nil, fmt.Errorf("engine: no URL selection strategy (Options.URLSelection)")
+	}
 	// Sessions are sub-slices of requests, so a Completed points at the
 	// caller's prepared request.
 	var sessions []session
@@ -125,11 +169,14 @@ func New(tr sdk.Transport, timing sdk.TimingStrategy, requests []PreparedRequest
 	for i := 1; i <= len(requests); i++ {
 		if i == len(requests) || requests[i].ConversationID != requests[i-1].ConversationID || requests[i].TurnIndex == 0 {
 			sessions = append(sessions, session{turns: requests[start:i:i]})
+			if i-start > 1 && opts.Endpoint == nil {
+				return nil, fmt.Errorf("engine: conversation %s has %d turns but no endpoint (Options.Endpoint) renders later turns with their history",
+					requests[start].ConversationID, i-start)
+			}
 			start = i
 		}
 	}
 	e := &Engine{transport: tr, timing: timing, sessions: sessions, opts: opts,
-		sampler: newSampler(opts.Sampling, len(sessions), opts.Seed),
 		cancels: newCancelPicker(opts.CancellationRate, opts.Seed)}
 	e.phase.Store("")
 	return e, nil
@@ -145,11 +192,16 @@ func (e *Engine) RunPhase(ctx context.Context, plan sdk.PhasePlan, done func(Com
 
 // RunPhaseWith is RunPhase with another timing strategy (a warmup phase may
 // use another mode than profiling). Each phase samples the dataset afresh.
+// A sampler or URL selection strategy that returns an index out of range
+// stops the phase with an error.
 func (e *Engine) RunPhaseWith(ctx context.Context, timing sdk.TimingStrategy, plan sdk.PhasePlan, done func(Completed)) error {
 	if timing == nil {
 		return fmt.Errorf("%s phase: no timing strategy", plan.Phase)
 	}
-	e.sampler = newSampler(e.opts.Sampling, len(e.sessions), e.opts.Seed)
+	ctx, abort := context.WithCancelCause(ctx)
+	defer abort(nil)
+	s := &sender{e: e, plan: plan, done: done, abort: abort,
+		order: e.opts.Sampler.Order(len(e.sessions), e.opts.Seed)}
 	e.phase.Store(plan.Phase)
 	e.sent.Store(0)
 	e.completed.Store(0)
@@ -157,8 +209,11 @@ func (e *Engine) RunPhaseWith(ctx context.Context, timing sdk.TimingStrategy, pl
 	e.total.Store(int64(plan.RequestCount))
 	e.startedNs.Store(clock.Now())
 	e.budget.Store(int64(e.opts.RequestBudget))
-	s := &sender{e: e, plan: plan, done: done}
-	if err := timing.Run(ctx, plan, s); err != nil {
+	err := timing.Run(ctx, plan, s)
+	if perr := s.pluginErr.Load(); perr != nil {
+		return fmt.Errorf("%s phase: %w", plan.Phase, *perr)
+	}
+	if err != nil {
 		return fmt.Errorf("%s phase: %w", plan.Phase, err)
 	}
 	return nil
@@ -177,47 +232,81 @@ func (e *Engine) Snapshot() sdk.ProgressSnapshot {
 }
 
 type sender struct {
-	e    *Engine
-	plan sdk.PhasePlan
-	done func(Completed)
+	e     *Engine
+	plan  sdk.PhasePlan
+	done  func(Completed)
+	order func(credit int) int // this phase's dataset order
+
+	abort     context.CancelCauseFunc
+	pluginErr atomic.Pointer[error]
+}
+
+// fail stops the phase because a plugin broke its contract.
+func (s *sender) fail(err error) {
+	if s.pluginErr.CompareAndSwap(nil, &err) {
+		s.abort(err)
+	}
 }
 
 // Send implements sdk.CreditSender: it runs one session, turn after turn,
 // each later turn after its delay and with the conversation so far.
 func (s *sender) Send(ctx context.Context, c sdk.Credit) {
 	e := s.e
+	firstToken := onceFunc(c.OnFirstToken)
+	defer firstToken() // a session that ends without a token still frees its slot
 	// The credit's index picks the session, so credit i gets dataset entry i
 	// of the sampling order whatever order the sending goroutines run in
 	// (trace replay pairs each schedule offset with its entry).
-	sess := &e.sessions[e.sampler.at(c.Index)]
+	si := s.order(c.Index)
+	if si < 0 || si >= len(e.sessions) {
+		s.fail(fmt.Errorf("dataset sampler %T gave session %d to credit %d; want 0..%d", e.opts.Sampler, si, c.Index, len(e.sessions)-1))
+		return
+	}
+	sess := &e.sessions[si]
+	// Every turn of a session goes to one server.
+	ui := e.opts.URLSelection.Pick(c.Index, len(e.opts.URLs))
+	if ui < 0 || ui >= len(e.opts.URLs) {
+		s.fail(fmt.Errorf("URL selection strategy %T picked URL %d for credit %d; want 0..%d", e.opts.URLSelection, ui, c.Index, len(e.opts.URLs)-1))
+		return
+	}
+	url := e.opts.URLs[ui]
 	correlationID := uuid.NewString()
 	if r, ok := e.transport.(connectionReleaser); ok && e.opts.ConnectionReuse == ReuseSticky {
 		defer r.ReleaseConnection(correlationID) // however the session ends
 	}
-	firstToken := onceFunc(c.OnFirstToken)
-	defer firstToken() // a session that ends without a token still frees its slot
 	var history []sdk.HistoryEntry
+	var historyErr error // the previous answer could not be parsed
 	var lastStart int64
 	for ti := range sess.turns {
 		req := &sess.turns[ti]
 		if !e.takeBudget() {
 			return
 		}
+		if historyErr != nil {
+			s.failTurn(c, req, correlationID, historyErr)
+			return
+		}
 		if ti > 0 && !e.waitTurn(ctx, req, lastStart) {
 			return
 		}
 		payload := req.Payload
-		if ti > 0 && e.opts.Endpoint != nil {
+		if ti > 0 {
+			// New guarantees an endpoint for multi-turn sessions.
 			body, err := e.opts.Endpoint.FormatPayload(e.opts.Prepare.RequestInfo(req.Model, req.Turn, history))
-			if err == nil {
-				payload = body
+			if err != nil {
+				s.failTurn(c, req, correlationID, fmt.Errorf("render the payload: %w", err))
+				return
 			}
+			payload = body
 		}
 		var onFirst func()
-		if ti == 0 {
+		if ti == 0 && c.OnFirstToken != nil {
 			onFirst = firstToken
 		}
-		rec := s.sendTurn(ctx, c, req, payload, correlationID, ti == len(sess.turns)-1, onFirst)
+		rec := s.sendTurn(ctx, c, req, url, payload, correlationID, ti == len(sess.turns)-1, onFirst)
+		if ti == 0 {
+			firstToken() // the first request ended: a slot still held has no token to wait for
+		}
 		if rec == nil {
 			return // cut off by the grace period: excluded
 		}
@@ -226,18 +315,62 @@ func (s *sender) Send(ctx context.Context, c sdk.Credit) {
 		if !rec.Valid() || ctx.Err() != nil {
 			return // a failed turn ends the session: its history is unknown
 		}
-		if len(sess.turns) > 1 {
+		if ti < len(sess.turns)-1 {
+			answer, err := e.answerText(rec)
+			if err != nil {
+				historyErr = fmt.Errorf("the answer of turn %d could not be parsed for the history: %w", ti, err)
+				continue
+			}
 			history = append(history, sdk.HistoryEntry{Role: roleOf(req.Turn), Text: req.InputText},
-				sdk.HistoryEntry{Role: "assistant", Text: e.answerText(rec)})
+				sdk.HistoryEntry{Role: "assistant", Text: answer})
 		}
 	}
 }
 
+// newRecord starts the record of one request of the session.
+func (s *sender) newRecord(c sdk.Credit, req *PreparedRequest, correlationID string) *sdk.RequestRecord {
+	rec := &sdk.RequestRecord{
+		ConversationID:        req.ConversationID,
+		TurnIndex:             req.TurnIndex,
+		SessionNum:            c.Index,
+		XRequestID:            uuid.NewString(),
+		XCorrelationID:        correlationID,
+		Model:                 req.Model,
+		Phase:                 c.Phase,
+		WorkerID:              "worker_0",
+		CreditIssuedNs:        c.IssuedNs,
+		Streaming:             s.e.opts.Streaming,
+		RequestedOutputTokens: req.MaxTokens,
+	}
+	if req.TurnIndex == 0 {
+		rec.ScheduledNs = c.ScheduledNs
+	}
+	return rec
+}
+
+// failTurn records a turn that could not be sent. It is counted and passed
+// to done like a request the transport failed before the wire, so it shows
+// in the error summary and the exports; the session ends with it.
+func (s *sender) failTurn(c sdk.Credit, req *PreparedRequest, correlationID string, cause error) {
+	e := s.e
+	rec := s.newRecord(c, req, correlationID)
+	now := clock.Now()
+	rec.StartPerfNs, rec.TimestampNs, rec.EndPerfNs = now, clock.WallNs(now), now
+	rec.Error = &sdk.ErrorDetails{Type: ErrTypePayloadRender,
+		Message: fmt.Sprintf("conversation %s turn %d: %v", req.ConversationID, req.TurnIndex, cause)}
+	e.sent.Add(1)
+	e.errors.Add(1)
+	e.completed.Add(1)
+	s.done(Completed{Record: rec, Request: req})
+}
+
 // sendTurn sends one request; it returns nil when the request was cancelled
 // because the phase's grace period ended (such requests are excluded).
-func (s *sender) sendTurn(ctx context.Context, c sdk.Credit, req *PreparedRequest, payload []byte, correlationID string, last bool, onFirst func()) *sdk.RequestRecord {
+// Between transport.Send's start and its return no plugin runs except the
+// endpoint's FirstTokenDetector, and only when onFirst is set.
+func (s *sender) sendTurn(ctx context.Context, c sdk.Credit, req *PreparedRequest, url string, payload []byte, correlationID string, last bool, onFirst func()) *sdk.RequestRecord {
 	e := s.e
-	requestID := uuid.NewString()
+	rec := s.newRecord(c, req, correlationID)
 	headers := make(map[string]string, len(e.opts.Headers)+2)
 	for k, v := range e.opts.Headers {
 		// The record's IDs must be the ones sent: drop any caller spelling of them.
@@ -246,28 +379,11 @@ func (s *sender) sendTurn(ctx context.Context, c sdk.Credit, req *PreparedReques
 		}
 		headers[k] = v
 	}
-	headers["X-Request-ID"] = requestID
+	headers["X-Request-ID"] = rec.XRequestID
 	headers["X-Correlation-ID"] = correlationID
-	rec := &sdk.RequestRecord{
-		ConversationID:        req.ConversationID,
-		TurnIndex:             req.TurnIndex,
-		SessionNum:            c.Index,
-		XRequestID:            requestID,
-		XCorrelationID:        correlationID,
-		Model:                 req.Model,
-		Phase:                 c.Phase,
-		WorkerID:              "worker_0",
-		CreditIssuedNs:        c.IssuedNs,
-		Streaming:             e.opts.Streaming,
-		RequestedOutputTokens: req.MaxTokens,
-	}
-	if req.TurnIndex == 0 {
-		rec.ScheduledNs = c.ScheduledNs
-	}
 	e.sent.Add(1)
 	treq := &sdk.TransportRequest{
-		// Round robin by session: every turn of a session goes to one server.
-		URL: e.opts.URLs[c.Index%len(e.opts.URLs)], Headers: headers, Body: payload,
+		URL: url, Headers: headers, Body: payload,
 		Streaming: e.opts.Streaming, Timeout: e.opts.Timeout,
 	}
 	switch e.opts.ConnectionReuse {
@@ -279,19 +395,8 @@ func (s *sender) sendTurn(ctx context.Context, c sdk.Credit, req *PreparedReques
 	if e.cancels.pick() {
 		treq.CancelAfterSent, treq.CancelAtSend = e.opts.CancellationDelay, e.opts.CancellationDelay <= 0
 	}
-	if _, external := e.opts.Endpoint.(sdk.RecordParser); onFirst != nil && external {
-		// No plugin call may sit inside the timed window: with an external
-		// endpoint the first event of the stream stands for the first token.
-		treq.OnEvent = func([]byte) bool { onFirst(); return true }
-	} else if onFirst != nil && e.opts.Endpoint != nil {
-		ep := e.opts.Endpoint
-		treq.OnEvent = func(data []byte) bool {
-			if p, err := ep.ParseResponse(data); err == nil && p.HasContent() {
-				onFirst()
-				return true
-			}
-			return false
-		}
+	if onFirst != nil {
+		treq.OnEvent = firstTokenHook(e.opts.Endpoint, onFirst)
 	}
 	e.transport.Send(ctx, treq, rec)
 	if rec.WasCancelled && errors.Is(context.Cause(ctx), sdk.ErrGraceExpired) {
@@ -302,6 +407,22 @@ func (s *sender) sendTurn(ctx context.Context, c sdk.Credit, req *PreparedReques
 	}
 	e.completed.Add(1)
 	return rec
+}
+
+// firstTokenHook releases a prefill slot from the transport's OnEvent: at
+// the first event the endpoint's detector accepts, or at the first event
+// when the endpoint has no detector (ParseResponse is never called here).
+func firstTokenHook(ep sdk.Endpoint, onFirst func()) func([]byte) bool {
+	if d, ok := ep.(sdk.FirstTokenDetector); ok {
+		return func(data []byte) bool {
+			if d.IsFirstToken(data) {
+				onFirst()
+				return true
+			}
+			return false
+		}
+	}
+	return func([]byte) bool { onFirst(); return true }
 }
 
 // waitTurn waits before a later turn of a session: until the previous
@@ -327,25 +448,28 @@ func (e *Engine) takeBudget() bool {
 }
 
 // answerText is the assistant's reply of a finished turn, for the history
-// of the next one.
-func (e *Engine) answerText(rec *sdk.RequestRecord) string {
-	if e.opts.Endpoint == nil {
-		return ""
-	}
+// of the next one. A reply that cannot be parsed is an error: a history
+// with a missing answer is not the conversation the dataset describes.
+func (e *Engine) answerText(rec *sdk.RequestRecord) (string, error) {
 	var b strings.Builder
 	if rp, ok := e.opts.Endpoint.(sdk.RecordParser); ok {
-		parsed, _ := rp.ParseRecord(rec.Responses)
+		parsed, err := rp.ParseRecord(rec.Responses)
+		if err != nil {
+			return "", err
+		}
 		for _, p := range parsed {
 			b.WriteString(p.Text)
 		}
-		return b.String()
+		return b.String(), nil
 	}
-	for _, r := range rec.Responses {
-		if p, err := e.opts.Endpoint.ParseResponse(r.Data); err == nil {
-			b.WriteString(p.Text)
+	for i, r := range rec.Responses {
+		p, err := e.opts.Endpoint.ParseResponse(r.Data)
+		if err != nil {
+			return "", fmt.Errorf("response %d: %w", i, err)
 		}
+		b.WriteString(p.Text)
 	}
-	return b.String()
+	return b.String(), nil
 }
 
 func roleOf(t sdk.Turn) string {
@@ -394,54 +518,4 @@ func (p *cancelPicker) pick() bool {
 	p.mu.Lock()
 	defer p.mu.Unlock()
 	return p.rng.Float64() < p.rate
-}
-
-// Dataset sampling strategies (--dataset-sampling-strategy).
-const (
-	SampleShuffle    = "shuffle"
-	SampleSequential = "sequential"
-	SampleRandom     = "random"
-)
-
-// sampler maps a credit index to a dataset session, reproducibly for a
-// seed. shuffle (AIPerf's default for synthetic data) walks a seeded
-// permutation without replacement and uses a new one each pass; sequential
-// keeps dataset order (trace replay); random draws with replacement.
-type sampler struct {
-	mode string
-	n    int
-	seed int64
-
-	mu     sync.Mutex
-	passes map[int][]int // shuffle permutations by pass, recent ones only
-}
-
-func newSampler(mode string, n int, seed int64) *sampler {
-	return &sampler{mode: mode, n: n, seed: seed, passes: map[int][]int{}}
-}
-
-// at returns the session for credit index i.
-func (s *sampler) at(i int) int {
-	switch s.mode {
-	case SampleSequential:
-		return i % s.n
-	case SampleRandom:
-		return rand.New(rand.NewPCG(uint64(s.seed), uint64(i)^0x7a6e)).IntN(s.n)
-	}
-	pass, pos := i/s.n, i%s.n
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	perm, ok := s.passes[pass]
-	if !ok {
-		perm = make([]int, s.n)
-		for j := range perm {
-			perm[j] = j
-		}
-		rng := rand.New(rand.NewPCG(uint64(s.seed), uint64(pass)^0x5eed))
-		rng.Shuffle(s.n, func(a, b int) { perm[a], perm[b] = perm[b], perm[a] })
-		s.passes[pass] = perm
-		// Credits of a pass arrive roughly in order: older passes are done.
-		delete(s.passes, pass-3)
-	}
-	return perm[pos]
 }

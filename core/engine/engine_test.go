@@ -8,11 +8,9 @@ import (
 	"maps"
 	"net/http"
 	"net/http/httptest"
-	"slices"
 	"strconv"
 	"strings"
 	"sync"
-	"sync/atomic"
 	"testing"
 	"time"
 
@@ -20,99 +18,8 @@ import (
 	"github.com/aiperf-go/aiperf/mockserver"
 	"github.com/aiperf-go/aiperf/mockserver/mocktest"
 	sdk "github.com/aiperf-go/aiperf/plugin-sdk"
-	"github.com/aiperf-go/aiperf/plugins/builtin/endpoint/chat"
-	"github.com/aiperf-go/aiperf/plugins/builtin/timing/concurrency"
-	"github.com/aiperf-go/aiperf/plugins/builtin/tokenizer/tiktoken"
 	"github.com/google/uuid"
 )
-
-// --- shuffle sampler -------------------------------------------------------
-
-func drawPasses(s *sampler, n, passes int) [][]int {
-	out := make([][]int, passes)
-	for p := range out {
-		out[p] = make([]int, n)
-		for i := range out[p] {
-			out[p][i] = s.at(p*n + i)
-		}
-	}
-	return out
-}
-
-func TestShuffleSamplerEveryPassIsAPermutation(t *testing.T) {
-	for _, c := range []struct {
-		n    int
-		seed int64
-	}{{1, 0}, {2, 1}, {7, 42}, {50, -3}, {257, 1 << 40}} {
-		t.Run(fmt.Sprintf("n=%d seed=%d", c.n, c.seed), func(t *testing.T) {
-			identity := make([]int, c.n)
-			for i := range identity {
-				identity[i] = i
-			}
-			for p, pass := range drawPasses(newShuffleSamplerForTest(c.n, c.seed), c.n, 5) {
-				sorted := slices.Sorted(slices.Values(pass))
-				if !slices.Equal(sorted, identity) {
-					t.Fatalf("pass %d is not a permutation of 0..%d: %v", p, c.n-1, pass)
-				}
-			}
-		})
-	}
-}
-
-func TestShuffleSamplerSeeding(t *testing.T) {
-	const n = 40
-	a := drawPasses(newShuffleSamplerForTest(n, 7), n, 3)
-	b := drawPasses(newShuffleSamplerForTest(n, 7), n, 3)
-	c := drawPasses(newShuffleSamplerForTest(n, 8), n, 3)
-	for p := range a {
-		if !slices.Equal(a[p], b[p]) {
-			t.Errorf("same seed, pass %d differs:\n%v\n%v", p, a[p], b[p])
-		}
-		// 40! orders: equal passes for different seeds mean the seed is ignored.
-		if slices.Equal(a[p], c[p]) {
-			t.Errorf("seeds 7 and 8 give the same pass %d: %v", p, a[p])
-		}
-	}
-	// The sampler reshuffles between passes and does not start in dataset order.
-	if slices.Equal(a[0], a[1]) {
-		t.Errorf("pass 1 repeats pass 0: %v", a[0])
-	}
-	if slices.IsSorted(a[0]) {
-		t.Errorf("first pass is in dataset order: %v", a[0])
-	}
-}
-
-func TestShuffleSamplerConcurrentDrawsStayBalanced(t *testing.T) {
-	const n, passes, workers = 13, 20, 8
-	s := newShuffleSamplerForTest(n, 1)
-	counts := make([]int, n)
-	var mu sync.Mutex
-	var wg sync.WaitGroup
-	var next atomic.Int64
-	for w := range workers {
-		draws := n * passes / workers
-		if w < n*passes%workers {
-			draws++
-		}
-		wg.Go(func() {
-			local := make([]int, n)
-			for range draws {
-				local[s.at(int(next.Add(1)-1))]++
-			}
-			mu.Lock()
-			for i, v := range local {
-				counts[i] += v
-			}
-			mu.Unlock()
-		})
-	}
-	wg.Wait()
-	for i, c := range counts {
-		if c != passes {
-			t.Errorf("index %d drawn %d times over %d full passes", i, c, passes)
-		}
-	}
-}
 
 // --- engine against the real mock server ------------------------------------
 
@@ -153,8 +60,9 @@ func servedRequests(t *testing.T, base, family string) int {
 // kept, so tests can see URLs and headers per credit.
 type observingTransport struct {
 	sdk.Transport
-	mu   sync.Mutex
-	sent map[int]sdk.TransportRequest // by credit index (SessionNum)
+	mu    sync.Mutex
+	sent  map[int]sdk.TransportRequest // by credit index (SessionNum), last turn
+	count int                          // every request, all turns
 }
 
 func (o *observingTransport) Send(ctx context.Context, req *sdk.TransportRequest, rec *sdk.RequestRecord) {
@@ -165,6 +73,7 @@ func (o *observingTransport) Send(ctx context.Context, req *sdk.TransportRequest
 		o.sent = map[int]sdk.TransportRequest{}
 	}
 	o.sent[rec.SessionNum] = cp
+	o.count++
 	o.mu.Unlock()
 	o.Transport.Send(ctx, req, rec)
 }
@@ -187,8 +96,8 @@ func prepared(t *testing.T, n int, models []string, streaming bool) []PreparedRe
 		convs[i] = sdk.Conversation{SessionID: fmt.Sprintf("conv-%d", i),
 			Turns: []sdk.Turn{{Texts: []string{fmt.Sprintf("prompt number %d for the mock", i)}, MaxTokens: intp(3 + i%3)}}}
 	}
-	reqs, _, err := Prepare(chat.New(), convs, PrepareOptions{Models: models, Streaming: streaming,
-		ExtraInputs: map[string]any{"ignore_eos": true}, Tokenizer: tiktoken.New()})
+	reqs, _, err := Prepare(chatFixture{}, convs, PrepareOptions{Models: models, Streaming: streaming,
+		ExtraInputs: map[string]any{"ignore_eos": true}, Tokenizer: wordTokenizer{}})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -197,7 +106,7 @@ func prepared(t *testing.T, n int, models []string, streaming bool) []PreparedRe
 
 func newEngine(t *testing.T, tr sdk.Transport, reqs []PreparedRequest, opts Options) *Engine {
 	t.Helper()
-	e, err := New(tr, concurrency.New(), reqs, opts)
+	e, err := New(tr, closedLoop{}, reqs, withDefaults(opts))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -211,24 +120,36 @@ func realTransport(t *testing.T) *observingTransport {
 	return &observingTransport{Transport: tr}
 }
 
-func TestNewRejectsNothingToSend(t *testing.T) {
+func TestNewRejectsWhatCannotRun(t *testing.T) {
 	reqs := []PreparedRequest{{ConversationID: "c", Payload: []byte("{}")}}
+	twoTurns := []PreparedRequest{{ConversationID: "c", Payload: []byte("{}")},
+		{ConversationID: "c", TurnIndex: 1, Payload: []byte("{}")}}
+	url := []string{"http://127.0.0.1:1/x"}
+	full := Options{URLs: url, Sampler: &sequentialSampler{}, URLSelection: roundRobin{}}
+	without := func(edit func(*Options)) Options { o := full; edit(&o); return o }
 	cases := []struct {
 		name string
 		reqs []PreparedRequest
-		urls []string
+		opts Options
 		want string
 	}{
-		{"no requests", nil, []string{"http://127.0.0.1:1/x"}, "no requests"},
-		{"no URL", reqs, nil, "no URL"},
+		{"no requests", nil, full, "no requests"},
+		{"no URL", reqs, without(func(o *Options) { o.URLs = nil }), "no URL"},
+		{"no sampler", reqs, without(func(o *Options) { o.Sampler = nil }), "no dataset sampler"},
+		{"no URL selection", reqs, without(func(o *Options) { o.URLSelection = nil }), "no URL selection strategy"},
+		// Later turns are rendered with their history: that takes an endpoint.
+		{"multi-turn without endpoint", twoTurns, full, "conversation c has 2 turns but no endpoint"},
 	}
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {
-			e, err := New(transport.New(transport.Options{}), concurrency.New(), c.reqs, Options{URLs: c.urls})
+			e, err := New(transport.New(transport.Options{}), closedLoop{}, c.reqs, c.opts)
 			if err == nil || !strings.Contains(err.Error(), c.want) || e != nil {
 				t.Fatalf("New = %v, %v; want an error mentioning %q", e, err, c.want)
 			}
 		})
+	}
+	if _, err := New(transport.New(transport.Options{}), closedLoop{}, twoTurns, without(func(o *Options) { o.Endpoint = chatFixture{} })); err != nil {
+		t.Errorf("multi-turn with an endpoint: %v", err)
 	}
 }
 
@@ -241,10 +162,11 @@ func TestRunPhaseSendsEveryCreditOnce(t *testing.T) {
 			reqs := prepared(t, convs, []string{"model-a", "model-b"}, streaming)
 			tr := realTransport(t)
 			userHeaders := map[string]string{"User-Agent": "aiperf/test", "Content-Type": "application/json"}
-			e := newEngine(t, tr, reqs, Options{URLs: []string{base + chat.Path}, Headers: userHeaders,
-				Streaming: streaming, Seed: 11})
+			sampler := &sequentialSampler{}
+			e := newEngine(t, tr, reqs, Options{URLs: []string{base + chatPath}, Headers: userHeaders,
+				Streaming: streaming, Seed: 11, Sampler: sampler})
 			var col collector
-			plan := sdk.PhasePlan{Phase: sdk.PhaseProfiling, RequestCount: n, Concurrency: conc, RandomSeed: 11}
+			plan := sdk.PhasePlan{Phase: sdk.PhaseProfiling, RequestCount: n, Concurrency: conc}
 			if err := e.RunPhase(context.Background(), plan, col.done); err != nil {
 				t.Fatal(err)
 			}
@@ -273,6 +195,14 @@ func TestRunPhaseSendsEveryCreditOnce(t *testing.T) {
 				}
 				sessions[rec.SessionNum] = true
 				perConv[req.ConversationID]++
+				// Credit i sends the sampler's session i (sequential: i mod convs).
+				if want := fmt.Sprintf("conv-%d", rec.SessionNum%convs); req.ConversationID != want {
+					t.Errorf("credit %d sent %s, want %s", rec.SessionNum, req.ConversationID, want)
+				}
+				// The word tokenizer makes the prompt's count exact.
+				if req.InputTokens == nil || *req.InputTokens != 6 {
+					t.Errorf("InputTokens %v, want the 6 words of %q", req.InputTokens, req.InputText)
+				}
 				// The request is the engine's own prepared request, not a copy.
 				if !pointsInto(reqs, req) {
 					t.Errorf("Completed.Request does not point into the prepared requests")
@@ -314,6 +244,10 @@ func TestRunPhaseSendsEveryCreditOnce(t *testing.T) {
 					t.Errorf("conversation %s sent %d times, want %d", id, k, passes)
 				}
 			}
+			// One order per phase, over every session, with the run's seed.
+			if fmt.Sprint(sampler.calls) != fmt.Sprint([][2]int64{{convs, 11}}) {
+				t.Errorf("Sampler.Order calls %v, want one (n=%d, seed=11)", sampler.calls, convs)
+			}
 			if len(userHeaders) != 2 {
 				t.Errorf("engine wrote into the caller's header map: %v", userHeaders)
 			}
@@ -354,7 +288,7 @@ func TestRunPhaseIDHeadersWinWhateverTheCallerSpelling(t *testing.T) {
 	}))
 	defer srv.Close()
 	const n = 48
-	e := newEngine(t, realTransport(t), prepared(t, 2, []string{"m"}, false), Options{URLs: []string{srv.URL + chat.Path},
+	e := newEngine(t, realTransport(t), prepared(t, 2, []string{"m"}, false), Options{URLs: []string{srv.URL + chatPath},
 		Headers: map[string]string{"x-request-id": "from-user", "X-CORRELATION-ID": "from-user"}})
 	var col collector
 	if err := e.RunPhase(context.Background(), sdk.PhasePlan{Phase: "p", RequestCount: n, Concurrency: 1}, col.done); err != nil {
@@ -377,7 +311,7 @@ func TestRunPhaseUsesURLsRoundRobin(t *testing.T) {
 		startMock(t, mockserver.Config{Fast: true})}
 	urls := make([]string, len(bases))
 	for i, b := range bases {
-		urls[i] = b + chat.Path
+		urls[i] = b + chatPath
 	}
 	const n = 10
 	tr := realTransport(t)
@@ -417,7 +351,7 @@ func TestRunPhaseUsesURLsRoundRobin(t *testing.T) {
 func TestRunPhaseCountsErrors(t *testing.T) {
 	base := startMock(t, mockserver.Config{Fast: true, ErrorRate: 100})
 	const n = 7
-	e := newEngine(t, realTransport(t), prepared(t, 2, []string{"m"}, true), Options{URLs: []string{base + chat.Path}, Streaming: true})
+	e := newEngine(t, realTransport(t), prepared(t, 2, []string{"m"}, true), Options{URLs: []string{base + chatPath}, Streaming: true})
 	var col collector
 	if err := e.RunPhase(context.Background(), sdk.PhasePlan{Phase: sdk.PhaseProfiling, RequestCount: n, Concurrency: 2}, col.done); err != nil {
 		t.Fatal(err)
@@ -441,7 +375,7 @@ func TestRunPhaseCountsErrors(t *testing.T) {
 
 func TestRunPhaseResetsProgressPerPhase(t *testing.T) {
 	base := startMock(t, mockserver.Config{Fast: true})
-	e := newEngine(t, realTransport(t), prepared(t, 3, []string{"m"}, false), Options{URLs: []string{base + chat.Path}})
+	e := newEngine(t, realTransport(t), prepared(t, 3, []string{"m"}, false), Options{URLs: []string{base + chatPath}})
 	if s := e.Snapshot(); s.Phase != "" || s.Sent != 0 || s.Total != 0 {
 		t.Errorf("Snapshot before any phase = %+v", s)
 	}
@@ -472,7 +406,7 @@ func TestRunPhaseResetsProgressPerPhase(t *testing.T) {
 func TestRunPhaseCancelledSendsNothing(t *testing.T) {
 	base := startMock(t, mockserver.Config{Fast: true})
 	tr := realTransport(t)
-	e := newEngine(t, tr, prepared(t, 2, []string{"m"}, false), Options{URLs: []string{base + chat.Path}})
+	e := newEngine(t, tr, prepared(t, 2, []string{"m"}, false), Options{URLs: []string{base + chatPath}})
 	ctx, cancel := context.WithCancel(context.Background())
 	cancel()
 	var col collector
@@ -503,21 +437,69 @@ func TestRunPhaseWrapsTimingErrors(t *testing.T) {
 	}
 }
 
-func newShuffleSamplerForTest(n int, seed int64) *sampler { return newSampler(SampleShuffle, n, seed) }
-
-// The session of a credit depends only on its index, not on the order in
-// which sending goroutines ask: trace replay pairs offset i with entry i.
-func TestSamplerIsAFunctionOfTheCreditIndex(t *testing.T) {
-	for _, mode := range []string{SampleShuffle, SampleSequential, SampleRandom} {
-		a, b := newSampler(mode, 7, 3), newSampler(mode, 7, 3)
-		forward := make([]int, 50)
-		for i := range forward {
-			forward[i] = a.at(i)
+// The engine sends what its plugins choose: credit i gets session
+// Order(i) and URL Pick(i), and a new phase asks the sampler afresh.
+func TestRunPhaseDelegatesSamplingAndURLSelection(t *testing.T) {
+	bases := []string{startMock(t, mockserver.Config{Fast: true}), startMock(t, mockserver.Config{Fast: true})}
+	urls := []string{bases[0] + chatPath, bases[1] + chatPath}
+	const convs, n = 4, 8
+	reqs := prepared(t, convs, []string{"m"}, false)
+	reverse := funcSampler(func(k, credit int) int { return k - 1 - credit%k })
+	// URL 1 for the first three credits, then URL 0: not round robin.
+	picks := funcPicker(func(credit, urls int) int {
+		if credit < 3 {
+			return 1
 		}
-		for i := 49; i >= 0; i-- {
-			if got := b.at(i); got != forward[i] {
-				t.Fatalf("%s: credit %d got session %d asked last, %d asked first", mode, i, got, forward[i])
+		return 0
+	})
+	tr := realTransport(t)
+	e := newEngine(t, tr, reqs, Options{URLs: urls, Sampler: reverse, URLSelection: picks})
+	for _, phase := range []string{sdk.PhaseWarmup, sdk.PhaseProfiling} {
+		var col collector
+		if err := e.RunPhase(context.Background(), sdk.PhasePlan{Phase: phase, RequestCount: n, Concurrency: 3}, col.done); err != nil {
+			t.Fatal(err)
+		}
+		if len(col.got) != n {
+			t.Fatalf("%s: %d completions, want %d", phase, len(col.got), n)
+		}
+		for _, c := range col.got {
+			i := c.Record.SessionNum
+			if want := fmt.Sprintf("conv-%d", convs-1-i%convs); c.Request.ConversationID != want {
+				t.Errorf("%s credit %d sent %s, want %s", phase, i, c.Request.ConversationID, want)
+			}
+			if got, want := tr.sent[i].URL, urls[picks(i, len(urls))]; got != want {
+				t.Errorf("%s credit %d went to %s, want %s", phase, i, got, want)
 			}
 		}
+	}
+}
+
+// A sampler or URL selection strategy that answers out of range stops the
+// phase with an error naming it, instead of panicking a sending goroutine.
+func TestRunPhaseStopsOnOutOfRangePluginIndex(t *testing.T) {
+	cases := []struct {
+		name string
+		opts Options
+		want string
+	}{
+		{"sampler", Options{Sampler: funcSampler(func(k, _ int) int { return k })}, "dataset sampler engine.funcSampler gave session 2 to credit"},
+		{"negative session", Options{Sampler: funcSampler(func(int, int) int { return -1 })}, "gave session -1"},
+		{"URL selection", Options{URLSelection: funcPicker(func(_, urls int) int { return urls })}, "URL selection strategy engine.funcPicker picked URL 1 for credit"},
+	}
+	for _, c := range cases {
+		t.Run(c.name, func(t *testing.T) {
+			tr := realTransport(t)
+			opts := c.opts
+			opts.URLs = []string{"http://127.0.0.1:1" + chatPath}
+			e := newEngine(t, tr, prepared(t, 2, []string{"m"}, false), opts)
+			var col collector
+			err := e.RunPhase(context.Background(), sdk.PhasePlan{Phase: sdk.PhaseProfiling, RequestCount: 5, Concurrency: 2}, col.done)
+			if err == nil || !strings.HasPrefix(err.Error(), "profiling phase: ") || !strings.Contains(err.Error(), c.want) {
+				t.Fatalf("err = %v, want the phase stopped with %q", err, c.want)
+			}
+			if len(tr.sent) != 0 || len(col.got) != 0 {
+				t.Errorf("%d requests sent, %d completed after the plugin failed", len(tr.sent), len(col.got))
+			}
+		})
 	}
 }

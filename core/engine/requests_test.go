@@ -3,48 +3,26 @@ package engine
 import (
 	"bytes"
 	"encoding/json"
+	"reflect"
 	"strings"
 	"testing"
 
 	sdk "github.com/aiperf-go/aiperf/plugin-sdk"
-	"github.com/aiperf-go/aiperf/plugins/builtin/endpoint/chat"
-	"github.com/aiperf-go/aiperf/plugins/builtin/endpoint/completions"
-	"github.com/aiperf-go/aiperf/plugins/builtin/tokenizer/tiktoken"
 )
 
-func intp(v int) *int { return &v }
+// The endpoint's body shapes (chat's keys, stream_options, extras) are
+// tested in the endpoint plugins; here Prepare is held to its own job: the
+// RequestInfo it hands the endpoint and where the bodies go.
 
-// metaEndpoint is a real endpoint whose metadata is adjusted, to reach
-// capability combinations no builtin endpoint has (e.g. no input tokenizing).
-type metaEndpoint struct {
-	sdk.Endpoint
-	edit func(*sdk.EndpointMetadata)
+// fixtureBody is the part of a fixture payload the tests inspect.
+type fixtureBody struct {
+	Model string `json:"model"`
+	Call  int    `json:"call"`
 }
 
-func (m metaEndpoint) Metadata() sdk.EndpointMetadata {
-	md := m.Endpoint.Metadata()
-	m.edit(&md)
-	return md
-}
-
-// chatBody is the part of a chat payload the tests inspect.
-type chatBody struct {
-	Model    string `json:"model"`
-	Stream   bool   `json:"stream"`
-	Messages []struct {
-		Role    string          `json:"role"`
-		Content json.RawMessage `json:"content"`
-	} `json:"messages"`
-	MaxCompletionTokens *int           `json:"max_completion_tokens"`
-	MaxTokens           *int           `json:"max_tokens"`
-	StreamOptions       map[string]any `json:"stream_options"`
-	IgnoreEOS           *bool          `json:"ignore_eos"`
-	Temperature         *float64       `json:"temperature"`
-}
-
-func decodeChat(t *testing.T, payload []byte) chatBody {
+func decodeBody(t *testing.T, payload []byte) fixtureBody {
 	t.Helper()
-	var b chatBody
+	var b fixtureBody
 	if err := json.Unmarshal(payload, &b); err != nil {
 		t.Fatalf("payload is not JSON: %v\n%s", err, payload)
 	}
@@ -60,26 +38,29 @@ func TestPreparePayloadPerTurn(t *testing.T) {
 		}},
 	}
 	cases := []struct {
-		name      string
-		streaming bool
-		legacy    bool
-		extra     map[string]any
+		name         string
+		streaming    bool
+		legacy       bool
+		includeUsage bool
+		extra        map[string]any
 	}{
-		{name: "non-streaming", streaming: false},
-		{name: "streaming asks for usage", streaming: true},
+		{name: "non-streaming"},
+		{name: "streaming"},
+		{name: "streaming with usage", streaming: true, includeUsage: true},
+		{name: "usage only applies to streams", includeUsage: true},
 		{name: "legacy max_tokens", legacy: true},
-		{name: "extra inputs merged", streaming: true, extra: map[string]any{"ignore_eos": true}},
+		{name: "extra inputs", streaming: true, extra: map[string]any{"ignore_eos": true}},
 	}
-	ep := chat.New()
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {
+			ep := &recordingEndpoint{}
 			reqs, _, err := Prepare(ep, convs, PrepareOptions{Models: []string{"m"}, Streaming: c.streaming,
-				UseLegacyMaxTokens: c.legacy, ExtraInputs: c.extra})
+				UseLegacyMaxTokens: c.legacy, IncludeUsage: c.includeUsage, ExtraInputs: c.extra})
 			if err != nil {
 				t.Fatal(err)
 			}
-			if len(reqs) != 3 {
-				t.Fatalf("%d prepared requests, want one per turn (3)", len(reqs))
+			if len(reqs) != 3 || len(ep.got) != 3 {
+				t.Fatalf("%d prepared requests from %d FormatPayload calls, want one per turn (3)", len(reqs), len(ep.got))
 			}
 			want := []struct {
 				conv string
@@ -88,54 +69,31 @@ func TestPreparePayloadPerTurn(t *testing.T) {
 			}{{"s0", 0, "Hello there"}, {"s1", 0, "first turn"}, {"s1", 1, "second turn"}}
 			k := 0
 			for _, conv := range convs {
-				for ti, turn := range conv.Turns {
+				for _, turn := range conv.Turns {
 					r := reqs[k]
 					if r.ConversationID != want[k].conv || r.TurnIndex != want[k].turn || r.InputText != want[k].text {
 						t.Errorf("request %d = {%s, %d, %q}, want %+v", k, r.ConversationID, r.TurnIndex, r.InputText, want[k])
 					}
-					// The payload is exactly what the endpoint formats for this turn.
-					exp, err := ep.FormatPayload(sdk.RequestInfo{Model: "m", Streaming: c.streaming, Turn: turn,
-						UseLegacyMaxTokens: c.legacy, IncludeUsage: c.streaming, ExtraInputs: c.extra})
-					if err != nil {
-						t.Fatal(err)
+					// The endpoint got exactly this turn and the run's settings,
+					// with no history: later turns are re-rendered when sent.
+					info := sdk.RequestInfo{Model: "m", Streaming: c.streaming, Turn: turn, UseLegacyMaxTokens: c.legacy,
+						IncludeUsage: c.streaming && c.includeUsage, ExtraInputs: c.extra}
+					if !reflect.DeepEqual(ep.got[k], info) {
+						t.Errorf("request %d: RequestInfo\n%+v\nwant\n%+v", k, ep.got[k], info)
 					}
-					if !bytes.Equal(r.Payload, exp) {
-						t.Errorf("request %d (%s turn %d) payload\n%s\nwant\n%s", k, conv.SessionID, ti, r.Payload, exp)
+					// The payload is the body the endpoint returned for this turn.
+					if b := decodeBody(t, r.Payload); b.Call != k+1 {
+						t.Errorf("request %d carries the body of call %d", k, b.Call)
 					}
-					b := decodeChat(t, r.Payload)
-					if b.Model != "m" || b.Stream != c.streaming {
-						t.Errorf("request %d: model %q stream %v", k, b.Model, b.Stream)
-					}
-					if got := b.StreamOptions["include_usage"] == true; got != c.streaming {
-						t.Errorf("request %d: stream_options.include_usage present=%v, want %v", k, got, c.streaming)
-					}
-					if c.extra != nil && (b.IgnoreEOS == nil || !*b.IgnoreEOS) {
-						t.Errorf("request %d: --extra-inputs not merged: %s", k, r.Payload)
-					}
-					wantRole := turn.Role
-					if wantRole == "" {
-						wantRole = "user"
-					}
-					if len(b.Messages) != 1 || b.Messages[0].Role != wantRole {
-						t.Errorf("request %d: messages %+v", k, b.Messages)
+					if !reflect.DeepEqual(r.Turn, turn) {
+						t.Errorf("request %d keeps turn %+v, want %+v", k, r.Turn, turn)
 					}
 					k++
 				}
 			}
-			// MaxTokens travels with the request and lands in the right key.
+			// MaxTokens travels with the request.
 			if reqs[0].MaxTokens == nil || *reqs[0].MaxTokens != 7 || reqs[1].MaxTokens != nil {
 				t.Errorf("MaxTokens = %v, %v; want 7, nil", reqs[0].MaxTokens, reqs[1].MaxTokens)
-			}
-			b0 := decodeChat(t, reqs[0].Payload)
-			key, other := b0.MaxCompletionTokens, b0.MaxTokens
-			if c.legacy {
-				key, other = other, key
-			}
-			if key == nil || *key != 7 || other != nil {
-				t.Errorf("legacy=%v: max token keys in %s", c.legacy, reqs[0].Payload)
-			}
-			if b2 := decodeChat(t, reqs[2].Payload); b2.Temperature == nil || *b2.Temperature != 0.5 {
-				t.Errorf("turn Extra not merged: %s", reqs[2].Payload)
 			}
 		})
 	}
@@ -161,7 +119,8 @@ func TestPrepareRoundRobinModelsOverConversations(t *testing.T) {
 	}
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {
-			reqs, _, err := Prepare(chat.New(), convs, PrepareOptions{Models: c.models})
+			ep := &recordingEndpoint{}
+			reqs, _, err := Prepare(ep, convs, PrepareOptions{Models: c.models})
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -172,7 +131,10 @@ func TestPrepareRoundRobinModelsOverConversations(t *testing.T) {
 				if r.Model != c.want[i] {
 					t.Errorf("request %d (%s turn %d): model %q, want %q", i, r.ConversationID, r.TurnIndex, r.Model, c.want[i])
 				}
-				if got := decodeChat(t, r.Payload).Model; got != r.Model {
+				if got := ep.got[i].Model; got != r.Model {
+					t.Errorf("request %d: endpoint asked for model %q, PreparedRequest.Model %q", i, got, r.Model)
+				}
+				if got := decodeBody(t, r.Payload).Model; got != r.Model {
 					t.Errorf("request %d: payload model %q, PreparedRequest.Model %q", i, got, r.Model)
 				}
 			}
@@ -181,8 +143,8 @@ func TestPrepareRoundRobinModelsOverConversations(t *testing.T) {
 }
 
 func TestPrepareInputTokens(t *testing.T) {
-	tok := tiktoken.New()
-	noTokenize := metaEndpoint{Endpoint: chat.New(), edit: func(m *sdk.EndpointMetadata) { m.TokenizesInput = false }}
+	tok := wordTokenizer{}
+	noTokenize := &recordingEndpoint{meta: func(m *sdk.EndpointMetadata) { m.TokenizesInput = false }}
 	long := strings.Repeat("Shall I compare thee to a summer's day? ", 5)
 	cases := []struct {
 		name  string
@@ -191,11 +153,11 @@ func TestPrepareInputTokens(t *testing.T) {
 		texts []string
 		want  *int
 	}{
-		{name: "chat counts the prompt", ep: chat.New(), tok: tok, texts: []string{long}, want: intp(tok.Count(long))},
-		{name: "completions counts the prompt", ep: completions.New(), tok: tok, texts: []string{"hello world"}, want: intp(tok.Count("hello world"))},
-		{name: "several texts are counted joined", ep: chat.New(), tok: tok, texts: []string{"Hel", "lo"}, want: intp(tok.Count("Hello"))},
+		{name: "the prompt is counted", ep: chatFixture{}, tok: tok, texts: []string{long}, want: intp(40)},
+		{name: "several texts are counted joined", ep: chatFixture{}, tok: tok, texts: []string{"Hel", "lo"}, want: intp(1)},
 		{name: "endpoint does not tokenize input", ep: noTokenize, tok: tok, texts: []string{long}, want: nil},
-		{name: "no tokenizer", ep: chat.New(), tok: nil, texts: []string{long}, want: nil},
+		{name: "no tokenizer", ep: chatFixture{}, tok: nil, texts: []string{long}, want: nil},
+		{name: "empty prompt", ep: chatFixture{}, tok: tok, texts: []string{""}, want: nil},
 	}
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {
@@ -221,7 +183,7 @@ func TestPrepareInputTokens(t *testing.T) {
 	// The joined count differs from the per-text sum, so the case above
 	// really checks that texts are joined before counting.
 	if tok.Count("Hello") == tok.Count("Hel")+tok.Count("lo") {
-		t.Fatal("test premise: \"Hel\"+\"lo\" must tokenize differently from \"Hello\"")
+		t.Fatal("test premise: \"Hel\"+\"lo\" must count differently from \"Hello\"")
 	}
 }
 
@@ -238,11 +200,11 @@ func TestPrepareErrors(t *testing.T) {
 		{name: "no model", convs: one, models: nil, want: []string{"no model name given"}},
 		// An empty model name reaches the endpoint, which refuses to format.
 		{name: "endpoint format error", convs: one, models: []string{""},
-			want: []string{"format payload for conversation sess-9 turn 0", "chat: format payload: no model"}},
+			want: []string{"format payload for conversation sess-9 turn 0", "fixture: no model"}},
 	}
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {
-			reqs, inputs, err := Prepare(chat.New(), c.convs, PrepareOptions{Models: c.models})
+			reqs, inputs, err := Prepare(chatFixture{}, c.convs, PrepareOptions{Models: c.models})
 			if err == nil {
 				t.Fatalf("no error; got %d requests", len(reqs))
 			}
@@ -264,7 +226,9 @@ func TestPrepareInputsMatchPayloads(t *testing.T) {
 		{SessionID: "b", Turns: []sdk.Turn{{Texts: []string{"two"}}, {Texts: []string{"three"}}, {Texts: []string{"four"}}}},
 		{SessionID: "c", Turns: []sdk.Turn{{Texts: []string{"five"}, MaxTokens: intp(3)}}},
 	}
-	reqs, inputs, err := Prepare(completions.New(), convs, PrepareOptions{Models: []string{"m1", "m2"}, Streaming: true})
+	// Every body names its FormatPayload call, so a payload filed under the
+	// wrong turn cannot match by accident.
+	reqs, inputs, err := Prepare(&recordingEndpoint{}, convs, PrepareOptions{Models: []string{"m1", "m2"}, Streaming: true})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -284,8 +248,8 @@ func TestPrepareInputsMatchPayloads(t *testing.T) {
 			if r.ConversationID != in.SessionID || r.TurnIndex != ti || !bytes.Equal(p, r.Payload) {
 				t.Errorf("entry %s payload %d differs from request %d (%s turn %d)", in.SessionID, ti, k, r.ConversationID, r.TurnIndex)
 			}
-			if !json.Valid(p) {
-				t.Errorf("entry %s payload %d is not JSON: %s", in.SessionID, ti, p)
+			if b := decodeBody(t, p); b.Call != k+1 {
+				t.Errorf("entry %s payload %d is the body of call %d, want %d", in.SessionID, ti, b.Call, k+1)
 			}
 			k++
 		}

@@ -13,11 +13,10 @@ import (
 	"testing"
 	"time"
 
+	"github.com/aiperf-go/aiperf/core/clock"
 	"github.com/aiperf-go/aiperf/mockserver"
 	"github.com/aiperf-go/aiperf/mockserver/mocktest"
 	sdk "github.com/aiperf-go/aiperf/plugin-sdk"
-	"github.com/aiperf-go/aiperf/plugins/builtin/endpoint/chat"
-	"github.com/aiperf-go/aiperf/plugins/builtin/tokenizer/tiktoken"
 )
 
 // echoServer answers each chat request with one SSE content chunk naming
@@ -45,7 +44,7 @@ func multiTurn(t *testing.T, delayMs float64) []PreparedRequest {
 	convs := []sdk.Conversation{{SessionID: "s1", Turns: []sdk.Turn{
 		{Texts: []string{"first question"}}, {Texts: []string{"second question"}, DelayMs: &d}, {Texts: []string{"third question"}, DelayMs: &d},
 	}}}
-	reqs, _, err := Prepare(chat.New(), convs, PrepareOptions{Models: []string{"m"}, Streaming: true, Tokenizer: tiktoken.New()})
+	reqs, _, err := Prepare(chatFixture{}, convs, PrepareOptions{Models: []string{"m"}, Streaming: true, Tokenizer: wordTokenizer{}})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -57,7 +56,7 @@ func TestSessionsCarryHistoryAndDelays(t *testing.T) {
 	srv := httptest.NewServer(echo)
 	defer srv.Close()
 	reqs := multiTurn(t, 30)
-	e := newEngine(t, realTransport(t), reqs, Options{URLs: []string{srv.URL}, Streaming: true, Endpoint: chat.New(),
+	e := newEngine(t, realTransport(t), reqs, Options{URLs: []string{srv.URL}, Streaming: true, Endpoint: chatFixture{},
 		Prepare: PrepareOptions{Models: []string{"m"}, Streaming: true}})
 	var col collector
 	if err := e.RunPhase(context.Background(), sdk.PhasePlan{Phase: sdk.PhaseProfiling, RequestCount: 1, Concurrency: 1}, col.done); err != nil {
@@ -94,7 +93,7 @@ func TestRequestBudgetStopsMidSession(t *testing.T) {
 	echo := &echoServer{}
 	srv := httptest.NewServer(echo)
 	defer srv.Close()
-	e := newEngine(t, realTransport(t), multiTurn(t, 0), Options{URLs: []string{srv.URL}, Streaming: true})
+	e := newEngine(t, realTransport(t), multiTurn(t, 0), Options{URLs: []string{srv.URL}, Streaming: true, Endpoint: chatFixture{}})
 	e.SetPhaseOptions(PhaseOptions{RequestBudget: 2})
 	var col collector
 	if err := e.RunPhase(context.Background(), sdk.PhasePlan{Phase: sdk.PhaseProfiling, RequestCount: 1, Concurrency: 1}, col.done); err != nil {
@@ -108,7 +107,7 @@ func TestRequestBudgetStopsMidSession(t *testing.T) {
 func TestCancellationRateCancelsAfterSend(t *testing.T) {
 	url := mocktest.Start(t, mockserver.Config{TTFT: 300 * time.Millisecond, ITL: time.Millisecond})
 	reqs := prepared(t, 4, []string{"m"}, true)
-	e := newEngine(t, realTransport(t), reqs, Options{URLs: []string{url + "/v1/chat/completions"}, Streaming: true,
+	e := newEngine(t, realTransport(t), reqs, Options{URLs: []string{url + chatPath}, Streaming: true,
 		PhaseOptions: PhaseOptions{CancellationRate: 100, CancellationDelay: 20 * time.Millisecond}})
 	var col collector
 	if err := e.RunPhase(context.Background(), sdk.PhasePlan{Phase: sdk.PhaseProfiling, RequestCount: 6, Concurrency: 3}, col.done); err != nil {
@@ -138,7 +137,7 @@ func (g graceStrategy) Run(ctx context.Context, plan sdk.PhasePlan, s sdk.Credit
 func TestGraceExpiryExcludesRequests(t *testing.T) {
 	url := mocktest.Start(t, mockserver.Config{TTFT: 2 * time.Second})
 	e, err := New(realTransport(t), graceStrategy{after: 50 * time.Millisecond}, prepared(t, 1, []string{"m"}, true),
-		Options{URLs: []string{url + "/v1/chat/completions"}, Streaming: true})
+		withDefaults(Options{URLs: []string{url + chatPath}, Streaming: true}))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -151,61 +150,98 @@ func TestGraceExpiryExcludesRequests(t *testing.T) {
 	}
 }
 
-// firstTokenStrategy sends credits with an OnFirstToken hook and counts calls.
+// firstTokenStrategy sends credits one after another with an OnFirstToken
+// hook (a prefill ceiling is active) and counts the hook's calls.
 type firstTokenStrategy struct{ calls atomic.Int64 }
 
 func (f *firstTokenStrategy) Run(ctx context.Context, plan sdk.PhasePlan, s sdk.CreditSender) error {
 	for i := range plan.RequestCount {
-		s.Send(ctx, sdk.Credit{Index: i, Phase: plan.Phase, ScheduledNs: 1, OnFirstToken: func() { f.calls.Add(1) }})
+		s.Send(ctx, sdk.Credit{Index: i, Phase: plan.Phase, ScheduledNs: 1, IssuedNs: clock.Now(), OnFirstToken: func() { f.calls.Add(1) }})
 	}
 	return nil
 }
 
 func TestFirstTokenHookAndScheduleCarried(t *testing.T) {
 	url := mocktest.Start(t, mockserver.Config{Fast: true})
-	strat := &firstTokenStrategy{}
-	e, err := New(realTransport(t), strat, prepared(t, 2, []string{"m"}, true),
-		Options{URLs: []string{url + "/v1/chat/completions"}, Streaming: true, Endpoint: chat.New()})
-	if err != nil {
-		t.Fatal(err)
-	}
-	var col collector
-	if err := e.RunPhase(context.Background(), sdk.PhasePlan{Phase: sdk.PhaseProfiling, RequestCount: 4}, col.done); err != nil {
-		t.Fatal(err)
-	}
-	if got := strat.calls.Load(); got != 4 {
-		t.Errorf("OnFirstToken called %d times for 4 requests, want exactly once each", got)
-	}
-	for _, c := range col.got {
-		if c.Record.ScheduledNs != 1 {
-			t.Errorf("ScheduledNs %d not carried to the record", c.Record.ScheduledNs)
-		}
+	for _, c := range []struct {
+		name      string
+		ep        sdk.Endpoint
+		streaming bool
+	}{
+		{"detector", &detectingFixture{}, true},
+		{"no detector: first event", chatFixture{}, true},
+		{"non-streaming: at the end", &detectingFixture{}, false},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			strat := &firstTokenStrategy{}
+			e, err := New(realTransport(t), strat, prepared(t, 2, []string{"m"}, c.streaming),
+				withDefaults(Options{URLs: []string{url + chatPath}, Streaming: c.streaming, Endpoint: c.ep}))
+			if err != nil {
+				t.Fatal(err)
+			}
+			var col collector
+			if err := e.RunPhase(context.Background(), sdk.PhasePlan{Phase: sdk.PhaseProfiling, RequestCount: 4}, col.done); err != nil {
+				t.Fatal(err)
+			}
+			if got := strat.calls.Load(); got != 4 {
+				t.Errorf("OnFirstToken called %d times for 4 requests, want exactly once each", got)
+			}
+			for _, c := range col.got {
+				if c.Record.ScheduledNs != 1 || c.Record.Error != nil {
+					t.Errorf("ScheduledNs %d (want 1 carried to the record), error %+v", c.Record.ScheduledNs, c.Record.Error)
+				}
+			}
+			if d, ok := c.ep.(*detectingFixture); ok && c.streaming && d.calls.Load() < 4 {
+				t.Errorf("the endpoint's detector was asked %d times for 4 streams", d.calls.Load())
+			}
+		})
 	}
 }
 
-func TestSamplingStrategies(t *testing.T) {
-	draw := func(mode string, seed int64, n int) []int {
-		s := newSampler(mode, 4, seed)
-		out := make([]int, n)
-		for i := range out {
-			out[i] = s.at(i)
+// The prefill slot of a stream is released at the detector's first token,
+// not at the role-only first event, and before the stream ends.
+func TestFirstTokenReleasedAtTheDetectedToken(t *testing.T) {
+	var released atomic.Int64
+	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		w.Header().Set("Content-Type", "text/event-stream")
+		fmt.Fprint(w, "data: {\"choices\":[{\"delta\":{\"role\":\"assistant\",\"content\":\"\"}}]}\n\n")
+		w.(http.Flusher).Flush()
+		time.Sleep(50 * time.Millisecond)
+		if released.Load() != 0 {
+			t.Error("slot released at the role-only event")
 		}
-		return out
+		fmt.Fprint(w, "data: {\"choices\":[{\"delta\":{\"content\":\"hi\"}}]}\n\n")
+		w.(http.Flusher).Flush()
+		for deadline := time.Now().Add(2 * time.Second); released.Load() == 0 && time.Now().Before(deadline); {
+			time.Sleep(time.Millisecond)
+		}
+		if released.Load() != 1 {
+			t.Error("slot not released while the stream was still open")
+		}
+		fmt.Fprint(w, "data: [DONE]\n\n")
+	}))
+	defer srv.Close()
+	strat := strategyFunc(func(ctx context.Context, plan sdk.PhasePlan, s sdk.CreditSender) error {
+		s.Send(ctx, sdk.Credit{Phase: plan.Phase, OnFirstToken: func() { released.Add(1) }})
+		return nil
+	})
+	e, err := New(realTransport(t), strat, prepared(t, 1, []string{"m"}, true),
+		withDefaults(Options{URLs: []string{srv.URL}, Streaming: true, Endpoint: &detectingFixture{}}))
+	if err != nil {
+		t.Fatal(err)
 	}
-	if got := draw(SampleSequential, 7, 9); fmt.Sprint(got) != "[0 1 2 3 0 1 2 3 0]" {
-		t.Errorf("sequential = %v, want dataset order wrapping", got)
+	if err := e.RunPhase(context.Background(), sdk.PhasePlan{Phase: sdk.PhaseProfiling}, func(Completed) {}); err != nil {
+		t.Fatal(err)
 	}
-	r1, r2 := draw(SampleRandom, 7, 200), draw(SampleRandom, 7, 200)
-	if fmt.Sprint(r1) != fmt.Sprint(r2) {
-		t.Error("random sampling is not reproducible under a seed")
+	if released.Load() != 1 {
+		t.Errorf("OnFirstToken called %d times, want once", released.Load())
 	}
-	counts := map[int]int{}
-	for _, v := range r1 {
-		counts[v]++
-	}
-	if len(counts) != 4 {
-		t.Errorf("random sampling over 200 draws hit %d of 4 entries", len(counts))
-	}
+}
+
+type strategyFunc func(ctx context.Context, plan sdk.PhasePlan, s sdk.CreditSender) error
+
+func (f strategyFunc) Run(ctx context.Context, plan sdk.PhasePlan, s sdk.CreditSender) error {
+	return f(ctx, plan, s)
 }
 
 func TestRandomModelSelectionIsSeeded(t *testing.T) {
@@ -214,7 +250,7 @@ func TestRandomModelSelectionIsSeeded(t *testing.T) {
 		convs[i] = sdk.Conversation{SessionID: fmt.Sprint(i), Turns: []sdk.Turn{{Texts: []string{"hi"}}}}
 	}
 	models := func(seed int64, strategy string) string {
-		reqs, _, err := Prepare(chat.New(), convs, PrepareOptions{Models: []string{"a", "b", "c"}, ModelSelection: strategy, Seed: seed})
+		reqs, _, err := Prepare(chatFixture{}, convs, PrepareOptions{Models: []string{"a", "b", "c"}, ModelSelection: strategy, Seed: seed})
 		if err != nil {
 			t.Fatal(err)
 		}

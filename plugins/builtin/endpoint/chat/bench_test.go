@@ -1,6 +1,7 @@
 package chat
 
 import (
+	"fmt"
 	"strings"
 	"testing"
 
@@ -46,6 +47,27 @@ func BenchmarkChatParseChunkStdlib(b *testing.B) {
 		p, err := parseSlow(data)
 		if err != nil || p.Text == "" {
 			b.Fatal(err)
+		}
+	}
+}
+
+// BenchmarkChatParseRecord parses a 20-unit streamed record (19 content
+// chunks and a usage chunk): the in-process baseline the gRPC and WASM
+// endpoint benchmarks (registry/grpcloader, registry/wasmloader) compare to.
+func BenchmarkChatParseRecord(b *testing.B) {
+	const head = `{"id":"chatcmpl-1","object":"chat.completion.chunk","created":1700000000,"model":"Qwen/Qwen3-0.6B","choices":[`
+	units := make([][]byte, 0, 20)
+	for i := range 19 {
+		units = append(units, []byte(head+fmt.Sprintf(`{"index":0,"delta":{"content":" word%d"},"logprobs":null,"finish_reason":null}]}`, i)))
+	}
+	units = append(units, []byte(head+`],"usage":{"prompt_tokens":550,"completion_tokens":19,"total_tokens":569}}`))
+	ep := New()
+	b.ReportAllocs()
+	for b.Loop() {
+		for _, u := range units {
+			if _, err := ep.ParseResponse(u); err != nil {
+				b.Fatal(err)
+			}
 		}
 	}
 }

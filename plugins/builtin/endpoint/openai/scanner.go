@@ -161,6 +161,27 @@ func (s *Scanner) String() string {
 	return out
 }
 
+// NonEmptyString reads a string or null and reports whether it decodes to
+// a non-empty string, without building it (first-token detection runs on
+// the timed path). Every escape decodes to at least one byte, so a
+// non-empty token is a non-empty string; an escaped token is still checked
+// the way encoding/json would, so bad escapes make the scanner fail.
+func (s *Scanner) NonEmptyString() bool {
+	if s.Null() {
+		return false
+	}
+	start := s.i
+	raw, escaped := s.rawString()
+	if s.bad {
+		return false
+	}
+	if escaped && !json.Valid(s.b[start:s.i]) {
+		s.Fail()
+		return false
+	}
+	return len(raw) > 0
+}
+
 // IntPtr reads an integer; null reads as nil. Fractions, exponents and
 // other types make the scanner fail.
 func (s *Scanner) IntPtr() *int {
