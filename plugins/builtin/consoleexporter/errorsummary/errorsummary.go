@@ -4,6 +4,7 @@
 package errorsummary
 
 import (
+	"context"
 	"errors"
 	"fmt"
 	"io"
@@ -47,7 +48,7 @@ func New(opts ...Option) *Exporter {
 }
 
 // Render writes the table, or nothing when the run had no errors.
-func (e *Exporter) Render(w io.Writer, ec *sdk.ExportContext) error {
+func (e *Exporter) Render(_ context.Context, w io.Writer, ec *sdk.ExportContext) error {
 	if ec == nil {
 		return errors.New("error_summary: nil export context")
 	}

@@ -2,6 +2,7 @@ package errorsummary
 
 import (
 	"bytes"
+	"context"
 	"strings"
 	"testing"
 
@@ -11,7 +12,7 @@ import (
 func render(t *testing.T, ec *sdk.ExportContext, opts ...Option) string {
 	t.Helper()
 	var buf bytes.Buffer
-	if err := New(opts...).Render(&buf, ec); err != nil {
+	if err := New(opts...).Render(context.Background(), &buf, ec); err != nil {
 		t.Fatal(err)
 	}
 	return buf.String()
@@ -27,7 +28,7 @@ func TestRendersOnlyWithErrors(t *testing.T) {
 			t.Errorf("%s: printed %q", name, out)
 		}
 	}
-	if err := New().Render(&bytes.Buffer{}, nil); err == nil {
+	if err := New().Render(context.Background(), &bytes.Buffer{}, nil); err == nil {
 		t.Error("nil context accepted")
 	}
 }

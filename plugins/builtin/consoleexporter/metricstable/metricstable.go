@@ -3,6 +3,7 @@
 package metricstable
 
 import (
+	"context"
 	"errors"
 	"fmt"
 	"io"
@@ -64,7 +65,7 @@ func New(opts ...Option) *Exporter {
 }
 
 // Render writes the table; it writes nothing when there are no metrics to show.
-func (e *Exporter) Render(w io.Writer, ec *sdk.ExportContext) error {
+func (e *Exporter) Render(_ context.Context, w io.Writer, ec *sdk.ExportContext) error {
 	if ec == nil {
 		return errors.New("metrics_table: nil export context")
 	}

@@ -2,6 +2,7 @@ package metricstable
 
 import (
 	"bytes"
+	"context"
 	"flag"
 	"math"
 	"os"
@@ -26,7 +27,7 @@ func scalar(tag, header, unit string, order int, avg float64) sdk.MetricResult {
 	return sdk.MetricResult{Tag: tag, Header: header, Unit: unit, DisplayOrder: order, Avg: fp(avg)}
 }
 
-// sampleResults reproduces the AIPerf README run (facts §10.1), deliberately
+// sampleResults reproduces the AIPerf README run (docs/METRICS.md §7), deliberately
 // out of order and mixed with metrics that must stay hidden.
 func sampleResults() *sdk.Results {
 	return &sdk.Results{Metrics: []sdk.MetricResult{
@@ -53,7 +54,7 @@ func sampleResults() *sdk.Results {
 func render(t *testing.T, ec *sdk.ExportContext, opts ...Option) string {
 	t.Helper()
 	var buf bytes.Buffer
-	if err := New(opts...).Render(&buf, ec); err != nil {
+	if err := New(opts...).Render(context.Background(), &buf, ec); err != nil {
 		t.Fatal(err)
 	}
 	return buf.String()
@@ -117,7 +118,7 @@ func TestTitleAndEmptyCases(t *testing.T) {
 			t.Errorf("%s: printed %q", name, out)
 		}
 	}
-	if err := New().Render(&bytes.Buffer{}, nil); err == nil {
+	if err := New().Render(context.Background(), &bytes.Buffer{}, nil); err == nil {
 		t.Error("nil context accepted")
 	}
 }

@@ -2,8 +2,8 @@
 // with a custom_dataset_loader chosen by --custom-dataset-type, or, when no
 // type is given, by asking each loader's CanLoad in priority order (a record
 // declaring "type": "<loader>" is honoured by the loaders themselves, as in
-// AIPerf). The loaders come from the caller, so this package does not depend
-// on the plugin registry.
+// AIPerf). The loaders come from the core (sdk.LoaderUser), so this package
+// does not depend on the plugin registry.
 package custom
 
 import (
@@ -20,10 +20,7 @@ import (
 const Name = "custom"
 
 // NamedLoader is a custom dataset loader and its --custom-dataset-type name.
-type NamedLoader struct {
-	Name   string
-	Loader sdk.CustomDatasetLoader
-}
+type NamedLoader = sdk.NamedLoader
 
 // Composer loads conversations from a dataset file. It is safe for
 // concurrent use if its loaders are.
@@ -33,10 +30,17 @@ type Composer struct {
 	Loaders func() ([]NamedLoader, error)
 }
 
-var _ sdk.DatasetComposer = (*Composer)(nil)
+var (
+	_ sdk.DatasetComposer = (*Composer)(nil)
+	_ sdk.LoaderUser      = (*Composer)(nil)
+)
 
-// New returns a composer over the given loader source.
-func New(loaders func() ([]NamedLoader, error)) *Composer { return &Composer{Loaders: loaders} }
+// New returns a composer without loaders; the core hands them over with
+// UseLoaders.
+func New() *Composer { return &Composer{} }
+
+// UseLoaders implements sdk.LoaderUser.
+func (c *Composer) UseLoaders(source func() ([]NamedLoader, error)) { c.Loaders = source }
 
 // Static is a loader source for a fixed list.
 func Static(loaders ...NamedLoader) func() ([]NamedLoader, error) {

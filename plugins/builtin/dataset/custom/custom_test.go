@@ -18,9 +18,9 @@ import (
 // builtins is the priority order the lead is expected to register.
 func builtins() []NamedLoader {
 	return []NamedLoader{
-		{mooncaketrace.Name, mooncaketrace.New()},
-		{multiturn.Name, multiturn.New()},
-		{singleturn.Name, singleturn.New()},
+		{Name: mooncaketrace.Name, Loader: mooncaketrace.New()},
+		{Name: multiturn.Name, Loader: multiturn.New()},
+		{Name: singleturn.Name, Loader: singleturn.New()},
 	}
 }
 
@@ -56,7 +56,7 @@ func TestAutoDetectsEachFormat(t *testing.T) {
 			func(c []sdk.Conversation) bool { return c[0].Turns[0].Texts[0] == "x" }},
 	}
 	for _, c := range cases {
-		convs, err := New(Static(builtins()...)).Compose(context.Background(), opts(writeFile(t, c.lines...)))
+		convs, err := withLoaders(Static(builtins()...)).Compose(context.Background(), opts(writeFile(t, c.lines...)))
 		if err != nil {
 			t.Errorf("%s: %v", c.name, err)
 			continue
@@ -71,12 +71,12 @@ func TestExplicitTypeSkipsDetection(t *testing.T) {
 	path := writeFile(t, `{"text": "hello"}`)
 	o := opts(path)
 	o.CustomDatasetType = mooncaketrace.Name
-	_, err := New(Static(builtins()...)).Compose(context.Background(), o)
+	_, err := withLoaders(Static(builtins()...)).Compose(context.Background(), o)
 	if err == nil || !strings.Contains(err.Error(), "custom dataset (mooncake_trace): mooncake_trace: "+path+":1: no input") {
 		t.Errorf("forcing mooncake_trace on a single_turn file: err = %v", err)
 	}
 	o.CustomDatasetType = singleturn.Name
-	if convs, err := New(Static(builtins()...)).Compose(context.Background(), o); err != nil || convs[0].Turns[0].Texts[0] != "hello" {
+	if convs, err := withLoaders(Static(builtins()...)).Compose(context.Background(), o); err != nil || convs[0].Turns[0].Texts[0] != "hello" {
 		t.Errorf("explicit single_turn: %v, %v", convs, err)
 	}
 }
@@ -108,8 +108,8 @@ func TestComposeErrors(t *testing.T) {
 
 func TestPriorityOrderDecidesOverlaps(t *testing.T) {
 	path := writeFile(t, `{"text": "x"}`)
-	first := NamedLoader{"greedy", stubLoader{name: "greedy"}}
-	convs, err := New(Static(first, NamedLoader{singleturn.Name, singleturn.New()})).Compose(context.Background(), opts(path))
+	first := NamedLoader{Name: "greedy", Loader: stubLoader{name: "greedy"}}
+	convs, err := withLoaders(Static(first, NamedLoader{Name: singleturn.Name, Loader: singleturn.New()})).Compose(context.Background(), opts(path))
 	if err != nil || convs[0].SessionID != "greedy" {
 		t.Errorf("the first loader that can load must win: %v, %v", convs, err)
 	}
@@ -130,7 +130,7 @@ func TestModelsRoundRobinOverTurns(t *testing.T) {
 	)
 	o := opts(path)
 	o.Models = []string{"x", "y"}
-	convs, err := New(Static(builtins()...)).Compose(context.Background(), o)
+	convs, err := withLoaders(Static(builtins()...)).Compose(context.Background(), o)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -144,8 +144,14 @@ func TestModelsRoundRobinOverTurns(t *testing.T) {
 		t.Errorf("models = %v, want x,y,x", got)
 	}
 	o.Models = []string{"only"}
-	convs, _ = New(Static(builtins()...)).Compose(context.Background(), o)
+	convs, _ = withLoaders(Static(builtins()...)).Compose(context.Background(), o)
 	if convs[0].Turns[0].Model != "" {
 		t.Error("with one model the turn model stays empty for the engine to fill")
 	}
+}
+
+func withLoaders(src func() ([]NamedLoader, error)) *Composer {
+	c := New()
+	c.UseLoaders(src)
+	return c
 }

@@ -2,9 +2,12 @@
 // prompts are windows of the embedded Shakespeare corpus that re-encode to
 // exactly the sampled input length under the run's tokenizer (AIPerf's
 // _decode_to_exact_len), with seeded, reproducible lengths, corpus offsets,
-// output lengths and session ids. Conversations have SessionTurnsMean (±
-// stddev) turns, each with its own prompt and output length, and turns after
-// the first carry a sampled delay (see sessionShape for AIPerf's rules).
+// output lengths and session ids. Conversations have Config.SessionTurnsMean
+// (± stddev) turns, each with its own prompt and output length, and turns
+// after the first carry a sampled delay (see sessionShape for AIPerf's
+// rules). The session shape is the composer's own settings (Config, keys
+// session_turns_mean, session_turns_stddev, turn_delay_mean_ms and
+// turn_delay_stddev_ms), not dataset options.
 //
 // It also exports the primitives file-based loaders reuse: CorpusTokens,
 // ExactLengthPrompt, FitLength, NewStream, PositiveNormalInt and NewUUID.

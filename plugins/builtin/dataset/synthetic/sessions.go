@@ -1,7 +1,6 @@
 package synthetic
 
 import (
-	"fmt"
 	"math"
 	"math/rand/v2"
 
@@ -22,17 +21,17 @@ type sessionShape struct {
 	turnRNG, delayRNG      *rand.Rand
 }
 
-func newSessionShape(opts sdk.DatasetOptions) *sessionShape {
+func newSessionShape(cfg Config, opts sdk.DatasetOptions) *sessionShape {
 	ratio := opts.TurnDelayRatio
 	if ratio == 0 { // the contract's "unset"; AIPerf's default ratio is 1
 		ratio = 1
 	}
 	return &sessionShape{
-		turnMean:    float64(max(1, opts.SessionTurnsMean)),
-		turnStddev:  math.Trunc(opts.SessionTurnsStddev),
-		delayOn:     opts.TurnDelayMeanMs > 0,
-		delayMean:   math.Trunc(opts.TurnDelayMeanMs),
-		delayStddev: math.Trunc(opts.TurnDelayStddevMs),
+		turnMean:    float64(max(1, cfg.SessionTurnsMean)),
+		turnStddev:  math.Trunc(cfg.SessionTurnsStddev),
+		delayOn:     cfg.TurnDelayMeanMs > 0,
+		delayMean:   math.Trunc(cfg.TurnDelayMeanMs),
+		delayStddev: math.Trunc(cfg.TurnDelayStddevMs),
 		ratio:       ratio,
 		turnRNG:     NewStream(opts.RandomSeed, "composer.conversation.turn_count"),
 		delayRNG:    NewStream(opts.RandomSeed, "composer.conversation.turn_delay"),
@@ -52,24 +51,4 @@ func (s *sessionShape) delay() *float64 {
 	}
 	d := float64(PositiveNormalInt(s.delayRNG, s.delayMean, s.delayStddev)) * s.ratio
 	return &d
-}
-
-func validateSessions(opts sdk.DatasetOptions) []error {
-	var problems []error
-	if opts.SessionTurnsMean < 0 {
-		problems = append(problems, fmt.Errorf("SessionTurnsMean %d, want at least 0", opts.SessionTurnsMean))
-	}
-	if bad(opts.SessionTurnsStddev) {
-		problems = append(problems, fmt.Errorf("SessionTurnsStddev %v, want a finite value >= 0", opts.SessionTurnsStddev))
-	}
-	if opts.TurnDelayMeanMs < 0 || math.IsNaN(opts.TurnDelayMeanMs) || math.IsInf(opts.TurnDelayMeanMs, 0) {
-		problems = append(problems, fmt.Errorf("TurnDelayMeanMs %v, want a finite value >= 0", opts.TurnDelayMeanMs))
-	}
-	if bad(opts.TurnDelayStddevMs) {
-		problems = append(problems, fmt.Errorf("TurnDelayStddevMs %v, want a finite value >= 0", opts.TurnDelayStddevMs))
-	}
-	if bad(opts.TurnDelayRatio) {
-		problems = append(problems, fmt.Errorf("TurnDelayRatio %v, want a finite value >= 0", opts.TurnDelayRatio))
-	}
-	return problems
 }

@@ -23,15 +23,18 @@ func marshal(t *testing.T, v any) string {
 // knobs only matter once a conversation has more than one turn.
 func TestSingleTurnSettingsLeaveOutputUnchanged(t *testing.T) {
 	base := marshal(t, compose(t, baseOpts()))
-	edits := map[string]func(*sdk.DatasetOptions){
-		"turns mean 1":             func(o *sdk.DatasetOptions) { o.SessionTurnsMean = 1 },
-		"turns stddev below 1":     func(o *sdk.DatasetOptions) { o.SessionTurnsMean, o.SessionTurnsStddev = 1, 0.9 },
-		"delays with single turns": func(o *sdk.DatasetOptions) { o.TurnDelayMeanMs, o.TurnDelayStddevMs, o.TurnDelayRatio = 500, 50, 2 },
+	edits := map[string]func(*Config, *sdk.DatasetOptions){
+		"turns mean 1":         func(c *Config, _ *sdk.DatasetOptions) { c.SessionTurnsMean = 1 },
+		"turns stddev below 1": func(c *Config, _ *sdk.DatasetOptions) { c.SessionTurnsMean, c.SessionTurnsStddev = 1, 0.9 },
+		"delays with single turns": func(c *Config, o *sdk.DatasetOptions) {
+			c.TurnDelayMeanMs, c.TurnDelayStddevMs, o.TurnDelayRatio = 500, 50, 2
+		},
 	}
 	for name, edit := range edits {
+		var cfg Config
 		opts := baseOpts()
-		edit(&opts)
-		if got := marshal(t, compose(t, opts)); got != base {
+		edit(&cfg, &opts)
+		if got := marshal(t, composeWith(t, cfg, opts)); got != base {
 			t.Errorf("%s: output differs from the default single-turn dataset", name)
 		}
 	}
@@ -43,9 +46,8 @@ func TestMultiTurnFixedShape(t *testing.T) {
 	opts.NumEntries = 6
 	opts.InputTokensMean, opts.InputTokensStddev = 30, 0
 	opts.OutputTokensMean, opts.OutputTokensStddev = 12, 0
-	opts.SessionTurnsMean = 3
-	opts.TurnDelayMeanMs, opts.TurnDelayRatio = 250, 2
-	convs := compose(t, opts)
+	opts.TurnDelayRatio = 2
+	convs := composeWith(t, Config{SessionTurnsMean: 3, TurnDelayMeanMs: 250}, opts)
 	if len(convs) != 6 {
 		t.Fatalf("got %d conversations, want 6", len(convs))
 	}
@@ -80,9 +82,8 @@ func TestMultiTurnDistributions(t *testing.T) {
 	opts.NumEntries = 2000
 	opts.InputTokensMean, opts.InputTokensStddev = 3, 0
 	opts.OutputTokensMean = 0
-	opts.SessionTurnsMean, opts.SessionTurnsStddev = 5, 2
-	opts.TurnDelayMeanMs, opts.TurnDelayStddevMs, opts.TurnDelayRatio = 1000, 100, 0.5
-	convs := compose(t, opts)
+	opts.TurnDelayRatio = 0.5
+	convs := composeWith(t, Config{SessionTurnsMean: 5, SessionTurnsStddev: 2, TurnDelayMeanMs: 1000, TurnDelayStddevMs: 100}, opts)
 
 	var turns, delays []float64
 	for i, c := range convs {
@@ -130,9 +131,9 @@ func TestMultiTurnDelayRules(t *testing.T) {
 	}
 	for _, c := range cases {
 		opts := baseOpts()
-		opts.NumEntries, opts.SessionTurnsMean = 3, 2
-		opts.TurnDelayMeanMs, opts.TurnDelayStddevMs, opts.TurnDelayRatio = c.mean, c.sd, c.ratio
-		for _, conv := range compose(t, opts) {
+		opts.NumEntries, opts.TurnDelayRatio = 3, c.ratio
+		cfg := Config{SessionTurnsMean: 2, TurnDelayMeanMs: c.mean, TurnDelayStddevMs: c.sd}
+		for _, conv := range composeWith(t, cfg, opts) {
 			got := conv.Turns[1].DelayMs
 			if (got == nil) != (c.want == nil) || (got != nil && *got != *c.want) {
 				t.Errorf("%s: delay %v, want %v", c.name, deref(got), deref(c.want))
@@ -153,9 +154,9 @@ func deref(p *float64) any {
 func TestMultiTurnModelsRoundRobinPerTurn(t *testing.T) {
 	opts := baseOpts()
 	opts.Models = []string{"a", "b"}
-	opts.NumEntries, opts.SessionTurnsMean = 2, 3
+	opts.NumEntries = 2
 	var got []string
-	for _, c := range compose(t, opts) {
+	for _, c := range composeWith(t, Config{SessionTurnsMean: 3}, opts) {
 		for _, turn := range c.Turns {
 			got = append(got, turn.Model)
 		}
@@ -170,9 +171,8 @@ func TestMultiTurnDeterminism(t *testing.T) {
 	run := func(seed int64) string {
 		opts := baseOpts()
 		opts.RandomSeed = seed
-		opts.SessionTurnsMean, opts.SessionTurnsStddev = 4, 2
-		opts.TurnDelayMeanMs, opts.TurnDelayStddevMs = 300, 60
-		return marshal(t, compose(t, opts))
+		cfg := Config{SessionTurnsMean: 4, SessionTurnsStddev: 2, TurnDelayMeanMs: 300, TurnDelayStddevMs: 60}
+		return marshal(t, composeWith(t, cfg, opts))
 	}
 	first, again, other := run(9), run(9), run(10)
 	if first != again {
@@ -186,21 +186,74 @@ func TestMultiTurnDeterminism(t *testing.T) {
 func TestMultiTurnBadOptions(t *testing.T) {
 	cases := []struct {
 		name string
-		edit func(*sdk.DatasetOptions)
+		edit func(*Config)
 		want string
 	}{
-		{"negative turns", func(o *sdk.DatasetOptions) { o.SessionTurnsMean = -2 }, "SessionTurnsMean -2"},
-		{"NaN turn stddev", func(o *sdk.DatasetOptions) { o.SessionTurnsStddev = math.NaN() }, "SessionTurnsStddev"},
-		{"negative delay", func(o *sdk.DatasetOptions) { o.TurnDelayMeanMs = -1 }, "TurnDelayMeanMs -1"},
-		{"infinite delay stddev", func(o *sdk.DatasetOptions) { o.TurnDelayStddevMs = math.Inf(1) }, "TurnDelayStddevMs"},
-		{"negative ratio", func(o *sdk.DatasetOptions) { o.TurnDelayRatio = -0.5 }, "TurnDelayRatio -0.5"},
+		{"negative turns", func(c *Config) { c.SessionTurnsMean = -2 }, "session_turns_mean -2 (--session-turns-mean)"},
+		{"NaN turn stddev", func(c *Config) { c.SessionTurnsStddev = math.NaN() }, "session_turns_stddev NaN (--session-turns-stddev)"},
+		{"negative delay", func(c *Config) { c.TurnDelayMeanMs = -1 }, "turn_delay_mean_ms -1 (--session-turn-delay-mean)"},
+		{"infinite delay stddev", func(c *Config) { c.TurnDelayStddevMs = math.Inf(1) }, "turn_delay_stddev_ms +Inf (--session-turn-delay-stddev)"},
 	}
 	for _, c := range cases {
-		opts := baseOpts()
-		c.edit(&opts)
-		_, err := New().Compose(t.Context(), opts)
-		if err == nil || !strings.Contains(err.Error(), c.want) {
-			t.Errorf("%s: err = %v, want it to mention %q", c.name, err, c.want)
+		comp := New()
+		c.edit(&comp.Config)
+		if err := comp.Validate(); err == nil || !strings.Contains(err.Error(), c.want) {
+			t.Errorf("%s: Validate() = %v, want it to mention %q", c.name, err, c.want)
 		}
+		// Compose checks the settings too, for callers that skip Validate.
+		if _, err := comp.Compose(t.Context(), baseOpts()); err == nil || !strings.Contains(err.Error(), c.want) {
+			t.Errorf("%s: Compose err = %v, want it to mention %q", c.name, err, c.want)
+		}
+	}
+	if err := New().Validate(); err != nil {
+		t.Errorf("zero settings (single-turn): Validate() = %v", err)
+	}
+	// The delay ratio is a dataset option (it scales file delays too).
+	opts := baseOpts()
+	opts.TurnDelayRatio = -0.5
+	if _, err := New().Compose(t.Context(), opts); err == nil || !strings.Contains(err.Error(), "TurnDelayRatio -0.5") {
+		t.Errorf("negative ratio: err = %v, want it to mention %q", err, "TurnDelayRatio -0.5")
+	}
+}
+
+// The session shape is the composer's own settings, decoded by the SDK's
+// rule from the keys the core sets from AIPerf's --session-* flags.
+func TestSessionSettings(t *testing.T) {
+	const label = "dataset_composer.synthetic"
+	c := New()
+	settings := `{"session_turns_mean": 4, "session_turns_stddev": 2, "turn_delay_mean_ms": 300, "turn_delay_stddev_ms": 60}`
+	if err := sdk.ApplyConfig(c, label, []byte(settings)); err != nil {
+		t.Fatal(err)
+	}
+	want := Config{SessionTurnsMean: 4, SessionTurnsStddev: 2, TurnDelayMeanMs: 300, TurnDelayStddevMs: 60}
+	if c.Config != want {
+		t.Fatalf("decoded %+v, want %+v", c.Config, want)
+	}
+	if err := c.Validate(); err != nil {
+		t.Fatal(err)
+	}
+	got, err := c.Compose(t.Context(), baseOpts())
+	if err != nil {
+		t.Fatal(err)
+	}
+	if marshal(t, got) != marshal(t, composeWith(t, want, baseOpts())) {
+		t.Error("settings decoded from JSON must compose the same dataset as the same Config")
+	}
+
+	bad := New()
+	if err := sdk.ApplyConfig(bad, label, []byte(`{"turn_delay_mean_ms": -5}`)); err != nil {
+		t.Fatal(err)
+	}
+	if err := bad.Validate(); err == nil || !strings.Contains(err.Error(), "--session-turn-delay-mean") {
+		t.Errorf("negative turn_delay_mean_ms: Validate() = %v, want it to name --session-turn-delay-mean", err)
+	}
+	for _, in := range []string{`{"session_turns": 3}`, `{"SessionTurnsMean": 3, "turn_delay_ratio": 1}`} {
+		err := sdk.ApplyConfig(New(), label, []byte(in))
+		if err == nil || !strings.Contains(err.Error(), "unknown setting") {
+			t.Errorf("%s: err = %v, want an unknown setting refused (the host names the plugin)", in, err)
+		}
+	}
+	if err := sdk.ApplyConfig(New(), label, []byte(`{"session_turns_mean": 2.5}`)); err == nil || !strings.Contains(err.Error(), "session_turns_mean") {
+		t.Errorf("fractional session_turns_mean: err = %v", err)
 	}
 }

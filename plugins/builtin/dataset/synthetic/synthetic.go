@@ -4,7 +4,6 @@ import (
 	"context"
 	"errors"
 	"fmt"
-	"math"
 	"sync"
 
 	sdk "github.com/aiperf-go/aiperf/plugin-sdk"
@@ -14,11 +13,13 @@ import (
 const Name = "synthetic"
 
 // Composer builds synthetic conversations of one or more turns. It is safe for
-// concurrent use.
+// concurrent use once configured.
 type Composer struct {
 	// Warn, when set, is told about each prompt that could not be made to
 	// re-encode to its exact length (the closest text is sent instead).
 	Warn func(msg string)
+	// Config is the composer's own settings: the multi-turn session shape.
+	Config Config
 }
 
 var _ sdk.DatasetComposer = (*Composer)(nil)
@@ -45,10 +46,13 @@ type convPlan struct {
 }
 
 // Compose implements sdk.DatasetComposer: opts.NumEntries conversations of
-// SessionTurnsMean (± stddev) turns each, one turn when multi-turn is off.
-// InputFile is ignored (it belongs to file-based composers).
+// Config.SessionTurnsMean (± stddev) turns each, one turn when multi-turn is
+// off. InputFile is ignored (it belongs to file-based composers).
 func (c *Composer) Compose(ctx context.Context, opts sdk.DatasetOptions) ([]sdk.Conversation, error) {
 	if err := validate(opts); err != nil {
+		return nil, err
+	}
+	if err := c.Validate(); err != nil { // for callers that skip the lifecycle
 		return nil, err
 	}
 	tokens, err := CorpusTokens(opts.Tokenizer)
@@ -56,7 +60,7 @@ func (c *Composer) Compose(ctx context.Context, opts sdk.DatasetOptions) ([]sdk.
 		return nil, err
 	}
 
-	convs, turns := plan(opts, len(tokens))
+	convs, turns := plan(c.Config, opts, len(tokens))
 	prompts := make([]string, len(turns))
 	var (
 		mu       sync.Mutex
@@ -115,12 +119,12 @@ func cmpErr(have, next error) error {
 // plan draws every random choice in dataset order. Each concern has its own
 // stream, so single-turn datasets draw exactly what they always did: the
 // turn-count and delay streams are only read for multi-turn settings.
-func plan(opts sdk.DatasetOptions, corpusLen int) ([]convPlan, []turnPlan) {
+func plan(cfg Config, opts sdk.DatasetOptions, corpusLen int) ([]convPlan, []turnPlan) {
 	lengths := NewStream(opts.RandomSeed, "dataset.prompt.length")
 	offsets := NewStream(opts.RandomSeed, "dataset.prompt.corpus")
 	outputs := NewStream(opts.RandomSeed, "dataset.output.length")
 	sessions := NewStream(opts.RandomSeed, "dataset.session_id")
-	shape := newSessionShape(opts)
+	shape := newSessionShape(cfg, opts)
 
 	convs := make([]convPlan, opts.NumEntries)
 	turns := make([]turnPlan, 0, opts.NumEntries)
@@ -164,11 +168,11 @@ func validate(opts sdk.DatasetOptions) error {
 	if opts.Tokenizer == nil {
 		problems = append(problems, errors.New("no Tokenizer"))
 	}
-	problems = append(problems, validateSessions(opts)...)
+	if bad(opts.TurnDelayRatio) {
+		problems = append(problems, fmt.Errorf("TurnDelayRatio %v, want a finite value >= 0", opts.TurnDelayRatio))
+	}
 	if len(problems) > 0 {
 		return fmt.Errorf("synthetic: invalid options: %w", errors.Join(problems...))
 	}
 	return nil
 }
-
-func bad(stddev float64) bool { return stddev < 0 || math.IsNaN(stddev) || math.IsInf(stddev, 0) }

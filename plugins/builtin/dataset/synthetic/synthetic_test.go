@@ -27,7 +27,15 @@ func baseOpts() sdk.DatasetOptions {
 
 func compose(t *testing.T, opts sdk.DatasetOptions) []sdk.Conversation {
 	t.Helper()
-	convs, err := New().Compose(context.Background(), opts)
+	return composeWith(t, Config{}, opts)
+}
+
+// composeWith composes with the composer's own settings set to cfg.
+func composeWith(t *testing.T, cfg Config, opts sdk.DatasetOptions) []sdk.Conversation {
+	t.Helper()
+	c := New()
+	c.Config = cfg
+	convs, err := c.Compose(context.Background(), opts)
 	if err != nil {
 		t.Fatal(err)
 	}

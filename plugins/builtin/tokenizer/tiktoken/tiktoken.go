@@ -3,6 +3,7 @@
 package tiktoken
 
 import (
+	"context"
 	"sync"
 
 	sdk "github.com/aiperf-go/aiperf/plugin-sdk"
@@ -67,3 +68,9 @@ func (t *Tokenizer) Count(text string) int {
 	n, _ := t.codec.Count(text)
 	return n
 }
+
+var _ sdk.TokenizerLoader = (*Tokenizer)(nil)
+
+// Load implements sdk.TokenizerLoader, the tokenizer category's interface:
+// the vocabulary is embedded, so every source gets the same tokenizer.
+func (t *Tokenizer) Load(context.Context, sdk.TokenizerSource) (sdk.Tokenizer, error) { return t, nil }

@@ -42,13 +42,13 @@ func writeTrace(b testing.TB, n, blockSize int) string {
 func benchmarkLoad(b *testing.B, lines, blockSize int) {
 	path := writeTrace(b, lines, blockSize)
 	o := opts()
-	o.BlockSize = blockSize
+	l := withBlockSize(blockSize)
 	if _, err := alignmentFor(o.Tokenizer); err != nil { // warm the corpus cache
 		b.Fatal(err)
 	}
 	b.ReportAllocs()
 	for b.Loop() {
-		convs, err := New().Load(context.Background(), path, o)
+		convs, err := l.Load(context.Background(), path, o)
 		if err != nil {
 			b.Fatal(err)
 		}

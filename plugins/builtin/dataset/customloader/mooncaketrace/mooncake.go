@@ -5,7 +5,7 @@
 // one pass.
 //
 // Prompts follow AIPerf: each hash id is one block of BlockSize tokens (512
-// unless DatasetOptions.BlockSize says otherwise) sampled from the corpus
+// unless the loader's block_size setting says otherwise) sampled from the corpus
 // token stream, the same hash id gives the same block text across the whole
 // file (that is what makes prefix-cache hits), the final block holds the
 // remaining input_length − (len(hash_ids)−1)·BlockSize tokens, and the
@@ -17,6 +17,9 @@
 // file order; other lines are single-turn conversations with seeded UUID
 // session ids. timestamp → Turn.TimestampMs, delay → Turn.DelayMs,
 // output_length → Turn.MaxTokens.
+//
+// The block size is the loader's own setting (Config, key block_size, set by
+// the core from --isl-block-size), not a dataset option.
 package mooncaketrace
 
 import (
@@ -32,19 +35,51 @@ import (
 // Name is the loader's registry name (--custom-dataset-type mooncake_trace).
 const Name = "mooncake_trace"
 
-// DefaultBlockSize is the hash-id block size when DatasetOptions.BlockSize
-// is 0 (AIPerf's default for mooncake traces).
+// DefaultBlockSize is the hash-id block size when Config.BlockSize is 0
+// (AIPerf's default for mooncake traces).
 const DefaultBlockSize = 512
 
-// Loader reads mooncake traces. It is safe for concurrent use: every Load
-// has its own block cache.
+// Config is the loader's own settings (custom_dataset_loader.mooncake_trace).
+type Config struct {
+	// BlockSize is the number of tokens of one hash-id block
+	// (--isl-block-size); 0 means DefaultBlockSize.
+	BlockSize int `json:"block_size"`
+}
+
+// Loader reads mooncake traces. It is safe for concurrent use once
+// configured: every Load has its own block cache.
 type Loader struct {
 	// Warn, when set, is told about each prompt that could not be made to
 	// re-encode to its exact length (the closest text is sent instead).
 	Warn func(msg string)
+	// Config is the loader's own settings.
+	Config Config
 }
 
-var _ sdk.CustomDatasetLoader = (*Loader)(nil)
+var (
+	_ sdk.CustomDatasetLoader = (*Loader)(nil)
+	_ sdk.Configurable        = (*Loader)(nil)
+	_ sdk.Validator           = (*Loader)(nil)
+)
+
+// PluginConfig implements sdk.Configurable.
+func (l *Loader) PluginConfig() any { return &l.Config }
+
+// Validate implements sdk.Validator: the block size must not be negative.
+func (l *Loader) Validate() error {
+	if bs := l.Config.BlockSize; bs < 0 {
+		return fmt.Errorf("%s: block size %d (block_size, --isl-block-size), want at least 1", Name, bs)
+	}
+	return nil
+}
+
+// blockSize is the configured block size, DefaultBlockSize when unset.
+func (l *Loader) blockSize() int {
+	if l.Config.BlockSize == 0 {
+		return DefaultBlockSize
+	}
+	return l.Config.BlockSize
+}
 
 // New returns a mooncake_trace loader.
 func New() *Loader { return &Loader{} }
@@ -77,13 +112,10 @@ func (*Loader) CanLoad(path string) bool {
 // Load reads the trace at path. Errors name the file, the line and the
 // field.
 func (l *Loader) Load(ctx context.Context, path string, opts sdk.DatasetOptions) ([]sdk.Conversation, error) {
-	bs := opts.BlockSize
-	switch {
-	case bs == 0:
-		bs = DefaultBlockSize
-	case bs < 0:
-		return nil, fmt.Errorf("%s: block size %d, want at least 1 (--isl-block-size)", Name, bs)
+	if err := l.Validate(); err != nil { // for callers that skip the lifecycle
+		return nil, err
 	}
+	bs := l.blockSize()
 	var pb *prompts // built on the first line that needs a tokenizer
 	g := sessions.New(opts.RandomSeed)
 	err := jsonl.Scan(ctx, path, func(_ int, data []byte) error {

@@ -28,11 +28,23 @@ func opts() sdk.DatasetOptions {
 
 func load(t *testing.T, o sdk.DatasetOptions, lines ...string) []sdk.Conversation {
 	t.Helper()
-	convs, err := New().Load(context.Background(), writeFile(t, "trace.jsonl", lines...), o)
+	return loadWith(t, New(), o, lines...)
+}
+
+func loadWith(t *testing.T, l *Loader, o sdk.DatasetOptions, lines ...string) []sdk.Conversation {
+	t.Helper()
+	convs, err := l.Load(context.Background(), writeFile(t, "trace.jsonl", lines...), o)
 	if err != nil {
 		t.Fatal(err)
 	}
 	return convs
+}
+
+// withBlockSize returns a loader whose block_size setting is bs.
+func withBlockSize(bs int) *Loader {
+	l := New()
+	l.Config.BlockSize = bs
+	return l
 }
 
 func testPrompts(t *testing.T, blockSize int) *prompts {
@@ -118,7 +130,6 @@ func TestHashIDPromptsExactAtDefaultBlockSize(t *testing.T) {
 
 func TestFinalBlockMustFit(t *testing.T) {
 	o := opts()
-	o.BlockSize = 64
 	cases := []struct {
 		name, line, want string
 	}{
@@ -128,7 +139,7 @@ func TestFinalBlockMustFit(t *testing.T) {
 	}
 	for _, c := range cases {
 		path := writeFile(t, "trace.jsonl", `{"input_length": 64, "hash_ids": [1]}`, c.line)
-		_, err := New().Load(context.Background(), path, o)
+		_, err := withBlockSize(64).Load(context.Background(), path, o)
 		if err == nil {
 			t.Fatalf("%s: no error", c.name)
 		}
@@ -150,15 +161,49 @@ func TestDefaultAndOverriddenBlockSize(t *testing.T) {
 	if err == nil || !strings.Contains(err.Error(), "block size 512 leaves 588") {
 		t.Errorf("block size 512 must reject a 588-token final block, got %v", err)
 	}
-	o := opts()
-	o.BlockSize = 16
-	convs = load(t, o, `{"input_length": 40, "hash_ids": [1, 2, 3]}`)
+	convs = loadWith(t, withBlockSize(16), opts(), `{"input_length": 40, "hash_ids": [1, 2, 3]}`)
 	if n := tok.Count(convs[0].Turns[0].Texts[0]); n != 40 {
 		t.Errorf("block size 16: %d tokens, want 40", n)
 	}
-	o.BlockSize = -1
-	if _, err := New().Load(context.Background(), writeFile(t, "t.jsonl", `{"input_length": 4}`), o); err == nil || !strings.Contains(err.Error(), "block size -1") {
+	if _, err := withBlockSize(-1).Load(context.Background(), writeFile(t, "t.jsonl", `{"input_length": 4}`), opts()); err == nil || !strings.Contains(err.Error(), "block size -1") {
 		t.Errorf("negative block size: err = %v", err)
+	}
+}
+
+// The block size is the loader's own setting, decoded by the SDK's rule
+// from the key the core sets from --isl-block-size.
+func TestBlockSizeSetting(t *testing.T) {
+	const label = "custom_dataset_loader.mooncake_trace"
+	l := New()
+	if err := sdk.ApplyConfig(l, label, []byte(`{"block_size": 16}`)); err != nil {
+		t.Fatal(err)
+	}
+	if err := l.Validate(); err != nil {
+		t.Fatal(err)
+	}
+	ref := loadWith(t, withBlockSize(16), opts(), `{"input_length": 40, "hash_ids": [1, 2, 3]}`)
+	got := loadWith(t, l, opts(), `{"input_length": 40, "hash_ids": [1, 2, 3]}`)
+	if got[0].Turns[0].Texts[0] != ref[0].Turns[0].Texts[0] {
+		t.Error("block_size 16 from settings must give the prompt of Config{BlockSize: 16}")
+	}
+
+	if err := New().Validate(); err != nil {
+		t.Errorf("no settings (DefaultBlockSize): %v", err)
+	}
+	neg := New()
+	if err := sdk.ApplyConfig(neg, label, []byte(`{"block_size": -2}`)); err != nil {
+		t.Fatal(err)
+	}
+	if err := neg.Validate(); err == nil || !strings.Contains(err.Error(), "block size -2") || !strings.Contains(err.Error(), "--isl-block-size") {
+		t.Errorf("negative block_size: Validate() = %v, want it to name --isl-block-size", err)
+	}
+	err := sdk.ApplyConfig(New(), label, []byte(`{"blocksize": 16}`))
+	if err == nil || err.Error() != `unknown setting "blocksize"` {
+		t.Errorf("unknown key: err = %v, want it refused, naming the key (the host names the plugin)", err)
+	}
+	err = sdk.ApplyConfig(New(), label, []byte(`{"block_size": "big"}`))
+	if err == nil || !strings.Contains(err.Error(), "block_size") {
+		t.Errorf("non-integer block_size: err = %v", err)
 	}
 }
 
@@ -325,8 +370,8 @@ func (byteTokenizer) Count(s string) int { return len(s) }
 
 func TestUnalignedTokenizerFallsBackToVerifiedPrompts(t *testing.T) {
 	o := opts()
-	o.Tokenizer, o.BlockSize = byteTokenizer{}, 8
-	convs := load(t, o, `{"input_length": 20, "hash_ids": [1, 2, 3]}`, `{"input_length": 12, "hash_ids": [1, 4]}`, `{"input_length": 9}`)
+	o.Tokenizer = byteTokenizer{}
+	convs := loadWith(t, withBlockSize(8), o, `{"input_length": 20, "hash_ids": [1, 2, 3]}`, `{"input_length": 12, "hash_ids": [1, 4]}`, `{"input_length": 9}`)
 	a, b := convs[0].Turns[0].Texts[0], convs[1].Turns[0].Texts[0]
 	if len(a) != 20 || len(b) != 12 || len(convs[2].Turns[0].Texts[0]) != 9 {
 		t.Fatalf("lengths %d, %d, %d; want 20, 12, 9", len(a), len(b), len(convs[2].Turns[0].Texts[0]))
