@@ -27,7 +27,17 @@ type processor struct{}
 
 var _ sdk.RecordProcessor = processor{}
 
-func (processor) Init(sdk.RunInfo) error { return nil }
+// Metrics declares both metrics, so aiperf labels, aggregates, exports and
+// shows them like its own. They carry no flags: neither direction is
+// "better", and they apply to any endpoint that returns text
+// (characters_per_token simply has no value where no token count exists).
+// Display order 0 places them after AIPerf's ordered metrics, by tag.
+func (processor) Metrics() []sdk.MetricSpec {
+	return []sdk.MetricSpec{
+		{Tag: TagAnswerCharacters, Header: "Answer Characters", Unit: "characters", Integer: true},
+		{Tag: TagCharactersPerToken, Header: "Characters Per Token", Unit: "characters/token"},
+	}
+}
 
 // Process returns no values for failed requests: their answer, if any, is
 // incomplete and would skew the distribution.

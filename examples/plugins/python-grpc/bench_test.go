@@ -1,6 +1,7 @@
 package pythongrpc_test
 
 import (
+	"context"
 	"testing"
 
 	sdk "github.com/aiperf-go/aiperf/plugin-sdk"
@@ -27,7 +28,7 @@ func BenchmarkPythonParseRecord(b *testing.B) {
 
 func BenchmarkPythonProcessRecord(b *testing.B) {
 	_, _, rp := loadShippedManifest(b, &syncBuffer{})
-	if err := rp.Init(sdk.RunInfo{Endpoint: sdk.EndpointMetadata{ProducesTokens: true}}); err != nil {
+	if err := rp.Init(context.Background(), sdk.RunInfo{Endpoint: sdk.EndpointMetadata{ProducesTokens: true}}); err != nil {
 		b.Fatal(err)
 	}
 	rec := &sdk.ParsedRecord{Record: &sdk.RequestRecord{StartPerfNs: 0, EndPerfNs: 1_000_000_000}, OutputTokens: intp(20)}

@@ -9,6 +9,7 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"reflect"
 	"strconv"
 	"strings"
 	"syscall"
@@ -105,6 +106,15 @@ func TestDescribe(t *testing.T) {
 		SupportsStreaming: true, ProducesTokens: true, TokenizesInput: true, MetricsTitle: "LLM Metrics"}
 	if got := pluginpb.ToEndpointMetadata(d.Endpoint); got != want {
 		t.Errorf("endpoint metadata = %+v, want %+v", got, want)
+	}
+	wantMetrics := []sdk.MetricSpec{
+		{Tag: "answer_word_count", Header: "Answer Word Count", ShortHeader: "Words", Unit: "words", Integer: true},
+		{Tag: "answer_words_per_second", Header: "Answer Words Per Second", ShortHeader: "Words/s", Unit: "words/sec",
+			Flags: sdk.FlagLargerIsBetter},
+		{Tag: "output_tokens_per_word", Header: "Output Tokens Per Word", Unit: "tokens/word", Flags: sdk.FlagProducesTokensOnly},
+	}
+	if got := pluginpb.ToMetricSpecs(d.Metrics); !reflect.DeepEqual(got, wantMetrics) {
+		t.Errorf("metrics = %+v\nwant %+v", got, wantMetrics)
 	}
 }
 

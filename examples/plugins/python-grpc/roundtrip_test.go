@@ -16,9 +16,17 @@ import (
 	"github.com/aiperf-go/aiperf/registry/grpcloader"
 )
 
+// processor is what the grpc loader's record processor adapter implements:
+// the category, Init, and the settings the core delivers.
+type processor interface {
+	sdk.RecordProcessor
+	sdk.Initializer
+	registry.ConfigSink
+}
+
 // loadShippedManifest loads both entries of aiperf-plugins.yaml through
 // aiperf's real grpc loader (sha256 check included), as a profile run does.
-func loadShippedManifest(t testing.TB, logs *syncBuffer) (*grpcloader.Loader, sdk.Endpoint, sdk.RecordProcessor) {
+func loadShippedManifest(t testing.TB, logs *syncBuffer) (*grpcloader.Loader, sdk.Endpoint, processor) {
 	t.Helper()
 	requirePython(t)
 	m, err := registry.ParseManifest(mustRead(t, manifestName), manifestName)
@@ -45,9 +53,10 @@ func loadShippedManifest(t testing.TB, logs *syncBuffer) (*grpcloader.Loader, sd
 	if _, parses := got[sdk.CategoryEndpoint].(sdk.RecordParser); !ok || !parses {
 		t.Fatalf("endpoint entry loaded as %T, want sdk.Endpoint and sdk.RecordParser", got[sdk.CategoryEndpoint])
 	}
-	rp, ok := got[sdk.CategoryRecordProcessor].(sdk.RecordProcessor)
+	rp, ok := got[sdk.CategoryRecordProcessor].(processor)
 	if !ok {
-		t.Fatalf("record_processor entry loaded as %T, want sdk.RecordProcessor", got[sdk.CategoryRecordProcessor])
+		t.Fatalf("record_processor entry loaded as %T, want sdk.RecordProcessor, sdk.Initializer and registry.ConfigSink",
+			got[sdk.CategoryRecordProcessor])
 	}
 	return loader, ep, rp
 }
@@ -87,7 +96,10 @@ func TestRoundTripAgainstTheMockServer(t *testing.T) {
 	tr := transport.New(transport.Options{Timeout: 30 * time.Second})
 	t.Cleanup(func() { _ = tr.Close() })
 
-	if err := rp.Init(sdk.RunInfo{Endpoint: ep.Metadata(), Streaming: true}); err != nil {
+	if got := rp.Metrics(); len(got) != 3 || got[0].Tag != "answer_word_count" {
+		t.Fatalf("declared metrics %+v, want the three word metrics", got)
+	}
+	if err := rp.Init(context.Background(), sdk.RunInfo{Endpoint: ep.Metadata(), Streaming: true}); err != nil {
 		t.Fatal(err)
 	}
 	for _, tc := range []struct {

@@ -15,14 +15,32 @@ import (
 // Path is the textgen API route, for streaming and non-streaming requests.
 const Path = "/v1/textgen"
 
-// Endpoint formats textgen requests and parses textgen responses. It is
-// stateless and safe for concurrent use.
-type Endpoint struct{}
+// Settings are the endpoint's own settings: the manifest entry's config,
+// or --plugin-config endpoint.<name>.<key>=value. aiperf decodes them
+// strictly (sdk.DecodeConfig) before the run: an unknown key is an error.
+type Settings struct {
+	// IgnoreEOS adds "ignore_eos": true to every request body, so the
+	// server generates exactly max_new_tokens tokens (fixed output lengths
+	// without --extra-inputs on every run).
+	IgnoreEOS bool `json:"ignore_eos"`
+}
+
+// Endpoint formats textgen requests and parses textgen responses. Its only
+// state is its settings, written before the run; it is safe for concurrent
+// use.
+type Endpoint struct {
+	settings Settings
+}
 
 var (
 	_ sdk.Endpoint     = (*Endpoint)(nil)
 	_ sdk.RecordParser = (*Endpoint)(nil)
+	_ sdk.Configurable = (*Endpoint)(nil)
 )
+
+// PluginConfig returns the settings aiperf decodes the configured values
+// into (the zero Settings are the defaults).
+func (e *Endpoint) PluginConfig() any { return &e.settings }
 
 // Metadata describes the endpoint to aiperf.
 func (*Endpoint) Metadata() sdk.EndpointMetadata {
@@ -40,8 +58,8 @@ func (*Endpoint) Metadata() sdk.EndpointMetadata {
 // FormatPayload builds the request body. Earlier turns of a multi-turn
 // conversation are prepended to the input, one per line. --extra-inputs and
 // then the turn's own extras are merged last, so they can override any
-// field (e.g. "ignore_eos": true).
-func (*Endpoint) FormatPayload(req sdk.RequestInfo) ([]byte, error) {
+// field (e.g. "ignore_eos", which the ignore_eos setting sets).
+func (e *Endpoint) FormatPayload(req sdk.RequestInfo) ([]byte, error) {
 	model := req.Model
 	if req.Turn.Model != "" {
 		model = req.Turn.Model
@@ -53,6 +71,9 @@ func (*Endpoint) FormatPayload(req sdk.RequestInfo) ([]byte, error) {
 	}
 	if req.Turn.MaxTokens != nil {
 		body["max_new_tokens"] = *req.Turn.MaxTokens
+	}
+	if e.settings.IgnoreEOS {
+		body["ignore_eos"] = true
 	}
 	for k, v := range req.ExtraInputs {
 		body[k] = v

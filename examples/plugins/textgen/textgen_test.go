@@ -7,6 +7,7 @@ import (
 	"testing"
 
 	sdk "github.com/aiperf-go/aiperf/plugin-sdk"
+	"github.com/aiperf-go/aiperf/plugin-sdk/sdktest"
 )
 
 func intp(v int) *int { return &v }
@@ -90,4 +91,39 @@ func TestParseRecordBadUnit(t *testing.T) {
 	if err == nil || !strings.Contains(err.Error(), "unit 1:") || !strings.Contains(err.Error(), "invalid response JSON") {
 		t.Fatalf("err = %v, want one naming unit 1", err)
 	}
+}
+
+func TestIgnoreEOSSetting(t *testing.T) {
+	e := &Endpoint{}
+	if err := sdk.DecodeConfig([]byte(`{"ignore_eos": true}`), e.PluginConfig()); err != nil {
+		t.Fatal(err)
+	}
+	req := sdk.RequestInfo{Model: "m", Turn: sdk.Turn{Texts: []string{"x"}, MaxTokens: intp(4)}}
+	b, err := e.FormatPayload(req)
+	if err != nil || !strings.Contains(string(b), `"ignore_eos":true`) {
+		t.Fatalf("payload = %s, %v; want ignore_eos", b, err)
+	}
+	// --extra-inputs still win over the setting.
+	req.ExtraInputs = map[string]any{"ignore_eos": false}
+	if b, _ := e.FormatPayload(req); !strings.Contains(string(b), `"ignore_eos":false`) {
+		t.Errorf("payload = %s; want the extra input's ignore_eos", b)
+	}
+	if err := sdk.DecodeConfig([]byte(`{"ignore_eos": true, "ignore_eoss": true}`), e.PluginConfig()); err == nil ||
+		!strings.Contains(err.Error(), `unknown setting "ignore_eoss"`) {
+		t.Errorf("typo in a setting: err = %v", err)
+	}
+	if b, _ := (&Endpoint{}).FormatPayload(sdk.RequestInfo{Model: "m"}); strings.Contains(string(b), "ignore_eos") {
+		t.Errorf("default settings add ignore_eos: %s", b)
+	}
+}
+
+// The whole conformance suite, in process.
+func TestConformance(t *testing.T) {
+	sdktest.Endpoint(t, &Endpoint{}, sdktest.EndpointCase{SampleUnits: []sdktest.SampleUnit{
+		{Name: "delta", Data: []byte(`{"delta":" alpha"}`), Text: " alpha"},
+		{Name: "done with usage", Data: []byte(`{"done":true,"usage":{"input_tokens":7,"output_tokens":2}}`),
+			Usage: &sdk.Usage{PromptTokens: intp(7), CompletionTokens: intp(2), TotalTokens: intp(9)}},
+		{Name: "whole body", Data: []byte(`{"output":" one two","usage":{"input_tokens":3,"output_tokens":2}}`), Text: " one two",
+			Usage: &sdk.Usage{PromptTokens: intp(3), CompletionTokens: intp(2), TotalTokens: intp(5)}},
+	}})
 }

@@ -15,20 +15,56 @@ class DescribeRequest(_message.Message):
     def __init__(self) -> None: ...
 
 class DescribeResponse(_message.Message):
-    __slots__ = ("api_version", "name", "version", "description", "categories", "endpoint")
+    __slots__ = ("api_version", "name", "version", "description", "categories", "endpoint", "metrics")
     API_VERSION_FIELD_NUMBER: _ClassVar[int]
     NAME_FIELD_NUMBER: _ClassVar[int]
     VERSION_FIELD_NUMBER: _ClassVar[int]
     DESCRIPTION_FIELD_NUMBER: _ClassVar[int]
     CATEGORIES_FIELD_NUMBER: _ClassVar[int]
     ENDPOINT_FIELD_NUMBER: _ClassVar[int]
+    METRICS_FIELD_NUMBER: _ClassVar[int]
     api_version: int
     name: str
     version: str
     description: str
     categories: _containers.RepeatedScalarFieldContainer[str]
     endpoint: EndpointMetadata
-    def __init__(self, api_version: _Optional[int] = ..., name: _Optional[str] = ..., version: _Optional[str] = ..., description: _Optional[str] = ..., categories: _Optional[_Iterable[str]] = ..., endpoint: _Optional[_Union[EndpointMetadata, _Mapping]] = ...) -> None: ...
+    metrics: _containers.RepeatedCompositeFieldContainer[MetricSpec]
+    def __init__(self, api_version: _Optional[int] = ..., name: _Optional[str] = ..., version: _Optional[str] = ..., description: _Optional[str] = ..., categories: _Optional[_Iterable[str]] = ..., endpoint: _Optional[_Union[EndpointMetadata, _Mapping]] = ..., metrics: _Optional[_Iterable[_Union[MetricSpec, _Mapping]]] = ...) -> None: ...
+
+class MetricSpec(_message.Message):
+    __slots__ = ("tag", "header", "short_header", "unit", "display_unit", "flags", "display_order", "integer", "list", "requires")
+    TAG_FIELD_NUMBER: _ClassVar[int]
+    HEADER_FIELD_NUMBER: _ClassVar[int]
+    SHORT_HEADER_FIELD_NUMBER: _ClassVar[int]
+    UNIT_FIELD_NUMBER: _ClassVar[int]
+    DISPLAY_UNIT_FIELD_NUMBER: _ClassVar[int]
+    FLAGS_FIELD_NUMBER: _ClassVar[int]
+    DISPLAY_ORDER_FIELD_NUMBER: _ClassVar[int]
+    INTEGER_FIELD_NUMBER: _ClassVar[int]
+    LIST_FIELD_NUMBER: _ClassVar[int]
+    REQUIRES_FIELD_NUMBER: _ClassVar[int]
+    tag: str
+    header: str
+    short_header: str
+    unit: str
+    display_unit: str
+    flags: int
+    display_order: int
+    integer: bool
+    list: bool
+    requires: _containers.RepeatedScalarFieldContainer[str]
+    def __init__(self, tag: _Optional[str] = ..., header: _Optional[str] = ..., short_header: _Optional[str] = ..., unit: _Optional[str] = ..., display_unit: _Optional[str] = ..., flags: _Optional[int] = ..., display_order: _Optional[int] = ..., integer: _Optional[bool] = ..., list: _Optional[bool] = ..., requires: _Optional[_Iterable[str]] = ...) -> None: ...
+
+class ConfigureRequest(_message.Message):
+    __slots__ = ("category", "name", "config_json")
+    CATEGORY_FIELD_NUMBER: _ClassVar[int]
+    NAME_FIELD_NUMBER: _ClassVar[int]
+    CONFIG_JSON_FIELD_NUMBER: _ClassVar[int]
+    category: str
+    name: str
+    config_json: bytes
+    def __init__(self, category: _Optional[str] = ..., name: _Optional[str] = ..., config_json: _Optional[bytes] = ...) -> None: ...
 
 class EndpointMetadata(_message.Message):
     __slots__ = ("endpoint_path", "streaming_path", "service_kind", "supports_streaming", "produces_tokens", "tokenizes_input", "metrics_title")
@@ -232,7 +268,7 @@ class MetricValue(_message.Message):
     def __init__(self, scalar: _Optional[float] = ..., list: _Optional[_Iterable[float]] = ..., is_list: _Optional[bool] = ...) -> None: ...
 
 class RunInfo(_message.Message):
-    __slots__ = ("endpoint", "streaming", "goodput")
+    __slots__ = ("endpoint", "streaming", "goodput", "models", "seed", "artifact_dir")
     class GoodputEntry(_message.Message):
         __slots__ = ("key", "value")
         KEY_FIELD_NUMBER: _ClassVar[int]
@@ -243,10 +279,16 @@ class RunInfo(_message.Message):
     ENDPOINT_FIELD_NUMBER: _ClassVar[int]
     STREAMING_FIELD_NUMBER: _ClassVar[int]
     GOODPUT_FIELD_NUMBER: _ClassVar[int]
+    MODELS_FIELD_NUMBER: _ClassVar[int]
+    SEED_FIELD_NUMBER: _ClassVar[int]
+    ARTIFACT_DIR_FIELD_NUMBER: _ClassVar[int]
     endpoint: EndpointMetadata
     streaming: bool
     goodput: _containers.ScalarMap[str, float]
-    def __init__(self, endpoint: _Optional[_Union[EndpointMetadata, _Mapping]] = ..., streaming: _Optional[bool] = ..., goodput: _Optional[_Mapping[str, float]] = ...) -> None: ...
+    models: _containers.RepeatedScalarFieldContainer[str]
+    seed: int
+    artifact_dir: str
+    def __init__(self, endpoint: _Optional[_Union[EndpointMetadata, _Mapping]] = ..., streaming: _Optional[bool] = ..., goodput: _Optional[_Mapping[str, float]] = ..., models: _Optional[_Iterable[str]] = ..., seed: _Optional[int] = ..., artifact_dir: _Optional[str] = ...) -> None: ...
 
 class ProcessRecordResponse(_message.Message):
     __slots__ = ("values",)

@@ -39,6 +39,11 @@ class PluginStub:
                 request_serializer=aiperf__plugin_dot_plugin__pb2.DescribeRequest.SerializeToString,
                 response_deserializer=aiperf__plugin_dot_plugin__pb2.DescribeResponse.FromString,
                 _registered_method=True)
+        self.Configure = channel.unary_unary(
+                '/aiperf.plugin.v1.Plugin/Configure',
+                request_serializer=aiperf__plugin_dot_plugin__pb2.ConfigureRequest.SerializeToString,
+                response_deserializer=aiperf__plugin_dot_plugin__pb2.Empty.FromString,
+                _registered_method=True)
         self.FormatPayload = channel.unary_unary(
                 '/aiperf.plugin.v1.Plugin/FormatPayload',
                 request_serializer=aiperf__plugin_dot_plugin__pb2.RequestInfo.SerializeToString,
@@ -81,6 +86,13 @@ class PluginServicer:
 
     def Describe(self, request, context):
         """Missing associated documentation comment in .proto file."""
+        context.set_code(grpc.StatusCode.UNIMPLEMENTED)
+        context.set_details('Method not implemented!')
+        raise NotImplementedError('Method not implemented!')
+
+    def Configure(self, request, context):
+        """any category, before Init, only when the entry has settings
+        """
         context.set_code(grpc.StatusCode.UNIMPLEMENTED)
         context.set_details('Method not implemented!')
         raise NotImplementedError('Method not implemented!')
@@ -138,6 +150,11 @@ def add_PluginServicer_to_server(servicer, server):
                     servicer.Describe,
                     request_deserializer=aiperf__plugin_dot_plugin__pb2.DescribeRequest.FromString,
                     response_serializer=aiperf__plugin_dot_plugin__pb2.DescribeResponse.SerializeToString,
+            ),
+            'Configure': grpc.unary_unary_rpc_method_handler(
+                    servicer.Configure,
+                    request_deserializer=aiperf__plugin_dot_plugin__pb2.ConfigureRequest.FromString,
+                    response_serializer=aiperf__plugin_dot_plugin__pb2.Empty.SerializeToString,
             ),
             'FormatPayload': grpc.unary_unary_rpc_method_handler(
                     servicer.FormatPayload,
@@ -202,6 +219,33 @@ class Plugin:
             '/aiperf.plugin.v1.Plugin/Describe',
             aiperf__plugin_dot_plugin__pb2.DescribeRequest.SerializeToString,
             aiperf__plugin_dot_plugin__pb2.DescribeResponse.FromString,
+            options,
+            channel_credentials,
+            insecure,
+            call_credentials,
+            compression,
+            wait_for_ready,
+            timeout,
+            metadata,
+            _registered_method=True)
+
+    @staticmethod
+    def Configure(request,
+            target,
+            options=(),
+            channel_credentials=None,
+            call_credentials=None,
+            insecure=False,
+            compression=None,
+            wait_for_ready=None,
+            timeout=None,
+            metadata=None):
+        return grpc.experimental.unary_unary(
+            request,
+            target,
+            '/aiperf.plugin.v1.Plugin/Configure',
+            aiperf__plugin_dot_plugin__pb2.ConfigureRequest.SerializeToString,
+            aiperf__plugin_dot_plugin__pb2.Empty.FromString,
             options,
             channel_credentials,
             insecure,

@@ -1,18 +1,22 @@
-"""The aiperf Plugin gRPC service: Describe plus the endpoint and
+"""The aiperf Plugin gRPC service: Describe, Configure, and the endpoint and
 record_processor methods. Methods of other categories (CanLoad, LoadDataset,
 Export) are inherited from the generated base class, which answers
-UNIMPLEMENTED, as the Go helper does."""
+UNIMPLEMENTED, as the Go helper does.
+
+Configure arrives once per manifest entry that has settings, before Init,
+naming the entry's category and name: the record processor has settings
+(words.py), the endpoint has none and refuses any."""
 
 import functools
 import logging
 
 import grpc
 
-from . import __version__, goplugin, textgen
+from . import __version__, goplugin, settings, textgen
 from . import plugin_pb2 as pb
 from . import plugin_pb2_grpc as pb_grpc
 from .errors import PluginError
-from .words import WordMetrics
+from .words import METRICS, WordMetrics
 
 NAME = "textgen_py"
 DESCRIPTION = "Python example: textgen endpoint and word metrics"
@@ -54,7 +58,21 @@ class PluginServicer(pb_grpc.PluginServicer):
             description=DESCRIPTION,
             categories=CATEGORIES,
             endpoint=textgen.METADATA,
+            metrics=METRICS,
         )
+
+    @rpc
+    def Configure(self, request, context):
+        category = request.category
+        if category not in CATEGORIES:
+            raise PluginError(
+                f'this plugin does not implement category "{category}" (it implements: {", ".join(CATEGORIES)})'
+            )
+        if category == "record_processor":
+            self._words.configure(request.config_json)
+        else:
+            settings.refuse_any(request.config_json, f"{category}.{request.name}")
+        return pb.Empty()
 
     @rpc
     def FormatPayload(self, request, context):
