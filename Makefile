@@ -10,7 +10,7 @@ HAVE_CARGO := $(shell command -v cargo 2>/dev/null)
 HF_ENV    = CGO_LDFLAGS="-L$(TOKENIZERS_LIB_DIR)"
 TEST_ENV  = $(HF_ENV) AIPERF_REQUIRE_TESTDATA=1 AIPERF_QWEN3_TOKENIZER=$(TESTDATA_DIR)/qwen3/tokenizer.json
 
-.PHONY: all build build-hf build-purego test vet lint staticcheck fmt demo bench clean
+.PHONY: all build build-hf build-purego test vet lint staticcheck fmt demo bench clean docs
 
 all: build
 
@@ -67,6 +67,11 @@ bench: build testdata
 
 clean:
 	rm -rf bin artifacts
+
+# Regenerates the tables in docs/ARCHITECTURE.md and docs/PLUGINS.md that are
+# derived from the code (package comments, plugin categories, the registry).
+docs:
+	AIPERF_UPDATE_DOCS=1 $(GO) test -count=1 -run TestDocTablesMatchTheCode ./cmd/aiperf/
 
 # Hugging Face tokenizer support (the `hf` plugin, cgo + Rust): libtokenizers.a
 # for github.com/daulet/tokenizers, built once with cargo and cached. Link with

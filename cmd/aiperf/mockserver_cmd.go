@@ -12,9 +12,10 @@ import (
 	"syscall"
 	"time"
 
-	"github.com/aiperf-go/aiperf/core/app"
 	"github.com/aiperf-go/aiperf/mockserver"
 	sdk "github.com/aiperf-go/aiperf/plugin-sdk"
+	"github.com/aiperf-go/aiperf/plugins/builtin/tokenizer/hf"
+	"github.com/aiperf-go/aiperf/plugins/builtin/tokenizer/tiktoken"
 	"github.com/aiperf-go/aiperf/registry"
 	"github.com/spf13/cobra"
 	"github.com/spf13/pflag"
@@ -185,14 +186,14 @@ func parseMockLogLevel(s string) (slog.Level, error) {
 // mockTokenizer resolves --tokenizer through the plugin registry; nil means
 // the server's default (builtin).
 func mockTokenizer(ctx context.Context, name string) (sdk.Tokenizer, error) {
-	if registry.Normalize(name) == "builtin" {
+	if registry.Normalize(name) == tiktoken.Name {
 		return nil, nil
 	}
-	reg, err := app.NewRegistry()
+	reg, err := embeddedRegistry()
 	if err != nil {
 		return nil, err
 	}
-	loader, err := registry.Get[sdk.TokenizerLoader](reg, sdk.CategoryTokenizer, "hf")
+	loader, err := registry.Get(reg, sdk.Tokenizers, hf.Name)
 	if err != nil {
 		return nil, fmt.Errorf("--tokenizer: %w", err)
 	}

@@ -13,6 +13,7 @@ import (
 	"text/tabwriter"
 
 	"github.com/aiperf-go/aiperf/core/app"
+	"github.com/aiperf-go/aiperf/core/config"
 	sdk "github.com/aiperf-go/aiperf/plugin-sdk"
 	"github.com/aiperf-go/aiperf/registry"
 	"github.com/spf13/cobra"
@@ -35,7 +36,9 @@ func newPluginsCmd() *cobra.Command {
 			"./aiperf-plugins.yaml, AIPERF_PLUGIN_PATH and --plugins FILE.",
 		Args: cobra.MaximumNArgs(2),
 		RunE: func(cmd *cobra.Command, args []string) error {
-			reg, warnings, err := app.LoadRegistry(app.RegistryOptions{ExtraManifests: manifests, Loaders: pluginLoaders(), Lenient: validate})
+			opts := registryOptions(manifests...)
+			opts.Loaders, opts.Lenient = pluginLoaders(), validate
+			reg, warnings, err := app.LoadRegistry(opts)
 			if err != nil {
 				return err
 			}
@@ -162,6 +165,7 @@ func (v pluginsView) plugin(category, name string) error {
 		return err
 	}
 	p := v.reg.Info(e)
+	p.Config = config.RedactSettings(p.Config)
 	if v.json {
 		return v.writeJSON(p)
 	}
@@ -187,20 +191,26 @@ func (v pluginsView) plugin(category, name string) error {
 	if p.Grants != nil {
 		line("Grants", fmt.Sprintf("read_dirs=%s network=%t", strings.Join(p.Grants.ReadDirs, ","), p.Grants.Network))
 	}
-	if len(p.Metadata) == 0 {
-		line("Metadata", "")
-		return nil
+	v.mapping(line, "Metadata", p.Metadata)
+	v.mapping(line, "Config", p.Config)
+	return nil
+}
+
+// mapping prints a manifest mapping (metadata, config) one key a line.
+func (v pluginsView) mapping(line func(label, value string), label string, m map[string]any) {
+	if len(m) == 0 {
+		line(label, "")
+		return
 	}
-	fmt.Fprintln(v.out, "Metadata:")
-	keys := make([]string, 0, len(p.Metadata))
-	for k := range p.Metadata {
+	fmt.Fprintln(v.out, label+":")
+	keys := make([]string, 0, len(m))
+	for k := range m {
 		keys = append(keys, k)
 	}
 	sort.Strings(keys)
 	for _, k := range keys {
-		fmt.Fprintf(v.out, "  %s: %s\n", k, metadataValue(p.Metadata[k]))
+		fmt.Fprintf(v.out, "  %s: %s\n", k, metadataValue(m[k]))
 	}
-	return nil
 }
 
 // metadataValue prints scalars as they are and anything nested as JSON

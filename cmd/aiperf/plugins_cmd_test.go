@@ -69,6 +69,9 @@ endpoint:
       endpoint_path: /v1/echo
       streaming: false
       tags: [a, b]
+    config:
+      region: eu
+      api_key: sk-not-shown
 record_processor:
   extra:
     kind: wasm
@@ -122,7 +125,9 @@ type echoProcessor struct{}
 
 var _ sdk.RecordProcessor = echoProcessor{}
 
-func (echoProcessor) Init(sdk.RunInfo) error { return nil }
+func (echoProcessor) Metrics() []sdk.MetricSpec {
+	return []sdk.MetricSpec{{Tag: "echo_count", Header: "Echo Count", Unit: "requests"}}
+}
 func (echoProcessor) Process(*sdk.ParsedRecord) (*sdk.RecordMetrics, error) {
 	return &sdk.RecordMetrics{}, nil
 }
@@ -225,7 +230,7 @@ func TestPluginsAllShowsCategories(t *testing.T) {
 		"CATEGORY PLUGINS KINDS DESCRIPTION",
 		fmt.Sprintf("endpoint %d builtin, grpc, wasm Request formatting and response parsing for one API shape", builtinCount(t, "endpoint")+1),
 		fmt.Sprintf("transport %d builtin Network layer that sends requests and timestamps responses", builtinCount(t, "transport")),
-		fmt.Sprintf("record_processor %d builtin, grpc, wasm Per-record metric computation", builtinCount(t, "record_processor")+1),
+		fmt.Sprintf("record_processor %d builtin, grpc, wasm Per-record metric computation; declares the metrics it produces", builtinCount(t, "record_processor")+1),
 	} {
 		if !contains(got, want) {
 			t.Errorf("missing line %q in:\n%s", want, out)
@@ -284,7 +289,10 @@ func TestPluginsCategoryAndDetail(t *testing.T) {
 		"Metadata:\n" +
 		"  endpoint_path: /v1/echo\n" +
 		"  streaming: false\n" +
-		`  tags: ["a","b"]` + "\n"
+		`  tags: ["a","b"]` + "\n" +
+		"Config:\n" +
+		"  api_key: <redacted>\n" +
+		"  region: eu\n"
 	if code != 0 || out != wantDetail {
 		t.Errorf("exit %d, detail:\n%s\nwant\n%s", code, out, wantDetail)
 	}
@@ -375,13 +383,13 @@ func TestPluginsValidateFailures(t *testing.T) {
 		{"wrong API version", vendorManifest(2, fakePluginSHA()),
 			"(FAIL) API versions: %M:5: endpoint.echo: built for plugin API v2; this aiperf speaks v1"},
 		{"unknown category", strings.Replace(good, "record_processor:", "plot:", 1),
-			`(FAIL) Categories and kinds: %M:17: plot.extra: unknown plugin category "plot"`},
+			`(FAIL) Categories and kinds: %M:20: plot.extra: unknown plugin category "plot"`},
 		{"kind not allowed", strings.Replace(good, "record_processor:", "timing_strategy:", 1),
-			"(FAIL) Categories and kinds: %M:17: timing_strategy.extra: kind wasm not allowed: category timing_strategy accepts only builtin plugins (it runs inside the timed window)"},
+			"(FAIL) Categories and kinds: %M:20: timing_strategy.extra: kind wasm not allowed: category timing_strategy accepts only builtin plugins (it runs inside the timed window)"},
 		{"duplicate names", good + "  Extra:\n    kind: wasm\n    path: ./bin/extra.wasm\n    api_version: 1\n    description: again\n",
-			`(FAIL) Plugin names: %M:23: record_processor.Extra: duplicate plugin name: normalizes to "extra", already declared at line 16`},
+			`(FAIL) Plugin names: %M:26: record_processor.Extra: duplicate plugin name: normalizes to "extra", already declared at line 19`},
 		{"builtin kind in external manifest", good + "ui:\n  fancy:\n    kind: builtin\n    description: not ours\n",
-			"(FAIL) Categories and kinds: %M:25: ui.fancy: kind builtin is reserved for plugins compiled into aiperf; an external manifest declares kind grpc or wasm"},
+			"(FAIL) Categories and kinds: %M:28: ui.fancy: kind builtin is reserved for plugins compiled into aiperf; an external manifest declares kind grpc or wasm"},
 	}
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {

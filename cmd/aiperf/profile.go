@@ -24,14 +24,20 @@ func newProfileCmd(rawArgs []string) *cobra.Command {
 		RunE: func(cmd *cobra.Command, _ []string) error { return runProfile(cmd, rawArgs) },
 	}
 	config.RegisterProfileFlags(cmd)
-	if reg, err := app.NewRegistry(); err == nil {
+	if reg, err := embeddedRegistry(); err == nil {
 		config.AnnotateChoices(cmd, choices(reg))
 	}
 	return cmd
 }
 
+// choices are the registered names of every category, the values the
+// plugin-naming flags accept.
 func choices(reg *registry.Registry) config.Choices {
-	return config.Choices{EndpointTypes: reg.Names(sdk.CategoryEndpoint), UITypes: reg.Names(sdk.CategoryUI)}
+	ch := config.Choices{}
+	for _, c := range sdk.Categories {
+		ch[c.Name] = reg.Names(c.Name)
+	}
+	return ch
 }
 
 func runProfile(cmd *cobra.Command, rawArgs []string) error {
@@ -43,7 +49,9 @@ func runProfile(cmd *cobra.Command, rawArgs []string) error {
 	// External plugins (manifests discovered or given with --plugins) join
 	// the built-ins before validation, so their names are valid choices.
 	pluginLog := slog.New(slog.NewTextHandler(stderr, &slog.HandlerOptions{Level: slog.LevelInfo}))
-	reg, regWarnings, err := app.LoadRegistry(app.RegistryOptions{ExtraManifests: cfg.Plugins, Loaders: app.ExternalLoaders(pluginLog)})
+	opts := registryOptions(cfg.Plugins...)
+	opts.Loaders = app.ExternalLoaders(pluginLog)
+	reg, regWarnings, err := app.LoadRegistry(opts)
 	if err != nil {
 		return err
 	}
@@ -62,9 +70,10 @@ func runProfile(cmd *cobra.Command, rawArgs []string) error {
 	if err := cfg.Validate(choices(reg)); err != nil {
 		return err
 	}
-	ep, err := app.NewEndpoint(reg, &app.Settings{EndpointType: cfg.EndpointType})
+	// The endpoint's service kind names the artifact directory.
+	ep, err := registry.Get(reg, sdk.Endpoints, cfg.EndpointType)
 	if err != nil {
-		return err
+		return fmt.Errorf("--endpoint-type: %w", err)
 	}
 	settings, err := app.FromConfig(cfg, ep.Metadata().ServiceKind, rawArgs)
 	if err != nil {

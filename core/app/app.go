@@ -22,21 +22,30 @@ func Profile(ctx context.Context, reg *registry.Registry, s *Settings, stdout, s
 		return nil, err
 	}
 	var runner *Runner
+	// The host lives outside the graph so the plugins it built are closed
+	// (in reverse order) also when a later constructor fails: fx runs no
+	// stop hook for an app that never started.
+	host := NewPluginHost(reg, s)
+	defer func() {
+		if err := host.Close(); err != nil {
+			fmt.Fprintln(stderr, "Warning:", err)
+		}
+	}()
 	fxApp := fx.New(
 		fx.NopLogger,
-		fx.Supply(reg, s, fx.Annotate(stderr, fx.As(new(io.Writer))), fx.Annotate(ctx, fx.As(new(context.Context)))),
+		fx.Supply(reg, s, host, fx.Annotate(stderr, fx.As(new(io.Writer))), fx.Annotate(ctx, fx.As(new(context.Context)))),
 		fx.Provide(
 			NewLogger,
 			NewEndpoint,
+			NewRunInfo,
 			NewTokenizer,
 			NewComposer,
 			NewTransport,
 			NewUI,
-			NewRunInfo,
 			NewOutputs,
 			func(p runnerParams) *Runner {
 				return &Runner{Settings: p.Settings, Log: p.Log, Endpoint: p.Endpoint, Tokenizer: p.Tokenizer,
-					Composer: p.Composer, Transport: p.Transport, Registry: p.Registry, UI: p.UI,
+					Composer: p.Composer, Transport: p.Transport, Host: p.Host, UI: p.UI,
 					Outputs: p.Outputs, RunInfo: p.RunInfo, Stdout: stdout}
 			},
 		),
@@ -65,7 +74,7 @@ type runnerParams struct {
 	Tokenizer sdk.Tokenizer
 	Composer  sdk.DatasetComposer
 	Transport sdk.Transport
-	Registry  *registry.Registry
+	Host      *Host
 	UI        sdk.UI
 	Outputs   *Outputs
 	RunInfo   sdk.RunInfo

@@ -9,52 +9,65 @@ import (
 	"path/filepath"
 	"strings"
 
-	aiperf "github.com/aiperf-go/aiperf"
 	"github.com/aiperf-go/aiperf/core/metrics"
-	"github.com/aiperf-go/aiperf/core/transport"
 	sdk "github.com/aiperf-go/aiperf/plugin-sdk"
-	"github.com/aiperf-go/aiperf/plugins/builtin"
-	"github.com/aiperf-go/aiperf/plugins/builtin/dataset/custom"
 	"github.com/aiperf-go/aiperf/registry"
 	"go.uber.org/fx"
 )
 
-// NewRegistry loads the embedded manifest and binds the built-ins.
-func NewRegistry() (*registry.Registry, error) {
-	m, err := registry.ParseManifest(aiperf.BuiltinManifest, "plugins.yaml (embedded)")
-	if err != nil {
-		return nil, err
-	}
-	return registry.New(builtin.Constructors(), m)
+// NewPluginHost builds the plugin host of a run: the run facts known before
+// the endpoint is chosen, and the --plugin-config settings. Close it after
+// the run.
+func NewPluginHost(reg *registry.Registry, s *Settings) *Host {
+	return newHost(reg, sdk.RunInfo{
+		Models: s.Models, Seed: s.Seed, MaxConcurrency: s.MaxConcurrency(),
+		RequestTimeout: s.Timeout, ArtifactDir: s.ArtifactDir,
+	}, s.PluginSettings, s.Plugins)
 }
 
 // NewEndpoint resolves --endpoint-type.
-func NewEndpoint(reg *registry.Registry, s *Settings) (sdk.Endpoint, error) {
-	ep, err := registry.Get[sdk.Endpoint](reg, sdk.CategoryEndpoint, s.EndpointType)
+func NewEndpoint(ctx context.Context, h *Host, s *Settings) (sdk.Endpoint, error) {
+	ep, err := UseSelected(ctx, h, sdk.Endpoints)
 	if err != nil {
 		return nil, fmt.Errorf("--endpoint-type: %w", err)
 	}
 	return ep, nil
 }
 
-// NewTokenizer resolves --tokenizer (default: the first model): "builtin"
-// is the embedded o200k_base tokenizer; anything else is loaded by the "hf"
-// plugin from a local tokenizer.json or the Hugging Face hub. A missing,
-// gated or malformed tokenizer fails here, before any request is sent.
-func NewTokenizer(ctx context.Context, reg *registry.Registry, s *Settings, log *slog.Logger) (sdk.Tokenizer, error) {
+// NewRunInfo completes the run facts with the endpoint (streaming only when
+// the endpoint supports it) and parses --goodput; plugins built after it are
+// initialized with them. Goodput targets are checked against the declared
+// metrics in NewOutputs.
+func NewRunInfo(h *Host, ep sdk.Endpoint, s *Settings) (sdk.RunInfo, error) {
+	info := h.Run()
+	info.Endpoint = ep.Metadata()
+	info.Streaming = s.Streaming && info.Endpoint.SupportsStreaming
+	if strings.TrimSpace(s.Goodput) != "" {
+		slos, err := metrics.ParseGoodput(s.Goodput)
+		if err != nil {
+			return info, fmt.Errorf("--goodput: %w", err)
+		}
+		info.Goodput = slos
+	}
+	h.SetRun(info)
+	return info, nil
+}
+
+// NewTokenizer loads --tokenizer (default: the first model) with the
+// tokenizer plugin the selection names: hf for a tokenizer.json or hub id,
+// builtin for o200k_base. A missing, gated or malformed tokenizer fails
+// here, before any request is sent.
+func NewTokenizer(ctx context.Context, h *Host, _ sdk.RunInfo, s *Settings, log *slog.Logger) (sdk.Tokenizer, error) {
 	src := s.Tokenizer
 	if src.Name == "" {
 		return nil, fmt.Errorf("--tokenizer: no tokenizer and no model name given")
 	}
-	if registry.Normalize(src.Name) == "builtin" {
-		return registry.Get[sdk.Tokenizer](reg, sdk.CategoryTokenizer, "builtin")
+	loader, err := UseSelected(ctx, h, sdk.Tokenizers)
+	if err != nil {
+		return nil, fmt.Errorf("--tokenizer-plugin: %w", err)
 	}
 	if src.TrustRemoteCode {
 		log.Info("--tokenizer-trust-remote-code has no effect: tokenizer.json never runs remote code")
-	}
-	loader, err := registry.Get[sdk.TokenizerLoader](reg, sdk.CategoryTokenizer, "hf")
-	if err != nil {
-		return nil, fmt.Errorf("--tokenizer: %w", err)
 	}
 	tok, err := loader.Load(ctx, src)
 	if err != nil {
@@ -64,106 +77,117 @@ func NewTokenizer(ctx context.Context, reg *registry.Registry, s *Settings, log 
 		}
 		return nil, fmt.Errorf("--tokenizer: %w", err)
 	}
-	log.Info("tokenizer loaded", "tokenizer", src.Name, "revision", src.Revision)
+	log.Info("tokenizer loaded", "tokenizer", src.Name, "plugin", s.Plugins.Name(sdk.CategoryTokenizer), "revision", src.Revision)
 	return tok, nil
 }
 
-// NewTransport resolves the transport (builtin-only: it sits inside the
-// timed window) and builds it with its pool sized to the concurrency; it is
-// closed when the app stops.
-func NewTransport(lc fx.Lifecycle, reg *registry.Registry, s *Settings) (sdk.Transport, error) {
-	if _, err := reg.Resolve(sdk.CategoryTransport, "http"); err != nil {
-		return nil, err
+// NewTransport resolves --transport (builtin only: it sits inside the timed
+// window); its Init sizes the pool to the run and the host closes it.
+func NewTransport(ctx context.Context, h *Host, _ sdk.RunInfo, s *Settings) (sdk.Transport, error) {
+	tr, err := UseSelected(ctx, h, sdk.Transports)
+	if err != nil {
+		return nil, fmt.Errorf("--transport: %w", err)
 	}
-	// The pool is sized to the concurrency ceiling; open loops without one
-	// get an unbounded pool.
-	tr := transport.New(transport.Options{MaxConnsPerHost: s.Profiling.Concurrency, Timeout: s.Timeout})
-	lc.Append(fx.StopHook(func() error { return tr.Close() }))
 	return tr, nil
 }
 
-// NewComposer resolves the dataset composer: "custom" for --input-file
-// (its loader chosen by --custom-dataset-type or detected), else synthetic.
-func NewComposer(reg *registry.Registry, s *Settings) (sdk.DatasetComposer, error) {
-	if s.Dataset.InputFile != "" {
-		// Every registered loader, external plugins included, in manifest order.
-		return custom.New(func() ([]custom.NamedLoader, error) {
-			var loaders []custom.NamedLoader
-			for _, name := range reg.Names(sdk.CategoryCustomDataset) {
-				l, err := registry.Get[sdk.CustomDatasetLoader](reg, sdk.CategoryCustomDataset, name)
-				if err != nil {
-					return nil, err
-				}
-				loaders = append(loaders, custom.NamedLoader{Name: name, Loader: l})
-			}
-			return loaders, nil
-		}), nil
+// NewComposer resolves the dataset composer. A composer that reads files
+// (sdk.LoaderUser) gets every registered custom_dataset_loader, external
+// plugins included, built only when it asks for them.
+func NewComposer(ctx context.Context, h *Host, _ sdk.RunInfo, s *Settings) (sdk.DatasetComposer, error) {
+	c, err := UseSelected(ctx, h, sdk.DatasetComposers)
+	if err != nil {
+		return nil, err
 	}
-	return registry.Get[sdk.DatasetComposer](reg, sdk.CategoryDatasetComposer, "synthetic")
+	if lu, ok := c.(sdk.LoaderUser); ok {
+		lu.UseLoaders(func() ([]sdk.NamedLoader, error) {
+			all, err := UseAll(ctx, h, sdk.CustomDatasetLoaders)
+			if err != nil {
+				return nil, err
+			}
+			out := make([]sdk.NamedLoader, len(all))
+			for i, l := range all {
+				out[i] = sdk.NamedLoader{Name: l.Name, Loader: l.Plugin}
+			}
+			return out, nil
+		})
+	}
+	return c, nil
 }
 
-// NewUI resolves --ui.
-func NewUI(reg *registry.Registry, s *Settings) (sdk.UI, error) {
-	ui, err := registry.Get[sdk.UI](reg, sdk.CategoryUI, s.UI)
+// NewUI resolves --ui-type.
+func NewUI(ctx context.Context, h *Host, _ sdk.RunInfo, s *Settings) (sdk.UI, error) {
+	ui, err := UseSelected(ctx, h, sdk.UIs)
 	if err != nil {
-		return nil, fmt.Errorf("--ui: %w", err)
+		return nil, fmt.Errorf("--ui-type: %w", err)
 	}
 	return ui, nil
 }
 
-// Outputs are every "many" plugin of the output side.
+// Outputs are every "many" plugin of the output side, each with its
+// registry name, and the catalog of the metrics the processors declared.
 type Outputs struct {
-	Processors   []sdk.RecordProcessor
-	Accumulators []sdk.Accumulator
-	Exporters    []sdk.DataExporter
-	Consoles     []sdk.ConsoleExporter
+	Processors   []registry.Named[sdk.RecordProcessor]
+	Accumulators []registry.Named[sdk.Accumulator]
+	Exporters    []registry.Named[sdk.DataExporter]
+	Consoles     []registry.Named[sdk.ConsoleExporter]
+	Catalog      *metrics.Catalog
 }
 
-// NewOutputs instantiates all record processors, accumulators and exporters
-// and initializes the metric plugins with the run's facts.
-func NewOutputs(reg *registry.Registry, ep sdk.Endpoint, info sdk.RunInfo) (*Outputs, error) {
+// NewOutputs builds every record processor, gathers the metrics they
+// declare (a duplicate tag names both plugins), checks --goodput against
+// them, then builds the accumulators and exporters and tells those that
+// want it (sdk.MetricsAware) which metrics the run has.
+func NewOutputs(ctx context.Context, h *Host, info sdk.RunInfo) (*Outputs, error) {
 	var o Outputs
 	var err error
-	if o.Processors, err = registry.All[sdk.RecordProcessor](reg, sdk.CategoryRecordProcessor); err != nil {
+	if o.Processors, err = UseAll(ctx, h, sdk.RecordProcessors); err != nil {
 		return nil, err
 	}
-	if o.Accumulators, err = registry.All[sdk.Accumulator](reg, sdk.CategoryAccumulator); err != nil {
+	decl := make([]metrics.Declared, len(o.Processors))
+	for i, p := range o.Processors {
+		decl[i] = metrics.Declared{Plugin: p.ID(), Specs: p.Plugin.Metrics()}
+	}
+	if o.Catalog, err = metrics.NewCatalog(decl, info); err != nil {
 		return nil, err
 	}
-	if o.Exporters, err = registry.All[sdk.DataExporter](reg, sdk.CategoryDataExporter); err != nil {
+	if err := metrics.ValidateGoodputTags(info.Goodput, o.Catalog); err != nil {
+		return nil, fmt.Errorf("--goodput: %w", err)
+	}
+	if o.Accumulators, err = UseAll(ctx, h, sdk.Accumulators); err != nil {
 		return nil, err
 	}
-	if o.Consoles, err = registry.All[sdk.ConsoleExporter](reg, sdk.CategoryConsoleExporter); err != nil {
+	if o.Exporters, err = UseAll(ctx, h, sdk.DataExporters); err != nil {
 		return nil, err
 	}
-	for _, p := range o.Processors {
-		if err := p.Init(info); err != nil {
-			return nil, fmt.Errorf("record processor %T: %w", p, err)
+	if o.Consoles, err = UseAll(ctx, h, sdk.ConsoleExporters); err != nil {
+		return nil, err
+	}
+	specs := o.Catalog.Specs()
+	tell := func(id string, v any) error {
+		if ma, ok := v.(sdk.MetricsAware); ok {
+			if err := ma.SetMetrics(specs); err != nil {
+				return fmt.Errorf("plugin %s: %w", id, err)
+			}
 		}
+		return nil
 	}
 	for _, a := range o.Accumulators {
-		if err := a.Init(info); err != nil {
-			return nil, fmt.Errorf("accumulator %T: %w", a, err)
+		if err := tell(a.ID(), a.Plugin); err != nil {
+			return nil, err
+		}
+	}
+	for _, e := range o.Exporters {
+		if err := tell(e.ID(), e.Plugin); err != nil {
+			return nil, err
+		}
+	}
+	for _, c := range o.Consoles {
+		if err := tell(c.ID(), c.Plugin); err != nil {
+			return nil, err
 		}
 	}
 	return &o, nil
-}
-
-// NewRunInfo parses and checks --goodput against the run's metrics.
-func NewRunInfo(ep sdk.Endpoint, s *Settings) (sdk.RunInfo, error) {
-	info := sdk.RunInfo{Endpoint: ep.Metadata(), Streaming: s.Streaming && ep.Metadata().SupportsStreaming}
-	if strings.TrimSpace(s.Goodput) == "" {
-		return info, nil
-	}
-	slos, err := metrics.ParseGoodput(s.Goodput)
-	if err != nil {
-		return info, fmt.Errorf("--goodput: %w", err)
-	}
-	if err := metrics.ValidateGoodputTags(slos, info); err != nil {
-		return info, fmt.Errorf("--goodput: %w", err)
-	}
-	info.Goodput = slos
-	return info, nil
 }
 
 // NewLogger logs to stderr at the chosen level and to logs/aiperf.log in the

@@ -24,9 +24,12 @@ func FromConfig(cfg *config.RunConfig, serviceKind string, args []string) (*Sett
 	if err != nil {
 		return nil, err
 	}
+	pluginSettings, err := cfg.PluginSettings()
+	if err != nil {
+		return nil, err
+	}
 	return &Settings{
 		Models:          cfg.ModelNames,
-		EndpointType:    cfg.EndpointType,
 		CustomEndpoint:  cfg.CustomEndpoint,
 		URLs:            cfg.URLs(),
 		Streaming:       cfg.Streaming,
@@ -39,7 +42,6 @@ func FromConfig(cfg *config.RunConfig, serviceKind string, args []string) (*Sett
 		Warmup:          warmup(cfg),
 		FixedSchedule:   cfg.FixedSchedule(),
 		ScheduleWindow:  cfg.FixedScheduleWindow(),
-		Sampling:        cfg.DatasetSamplingStrategy,
 		ModelSelection:  cfg.ModelSelectionStrategy,
 		ConnectionReuse: cfg.ConnectionReuseStrategy,
 		Cancellation:    cfg.RequestCancellation(),
@@ -55,10 +57,11 @@ func FromConfig(cfg *config.RunConfig, serviceKind string, args []string) (*Sett
 		Files:               cfg.ExportFiles(),
 		ExportLevel:         cfg.ExportLevel,
 		Goodput:             cfg.Goodput,
-		UI:                  cfg.UIType,
 		LogLevel:            level,
 		InputConfig:         cfg.Redacted(),
 		CLICommand:          cfg.CLICommand(args),
+		Plugins:             selectPlugins(cfg),
+		PluginSettings:      pluginSettings,
 	}, nil
 }
 

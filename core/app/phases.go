@@ -1,13 +1,13 @@
 package app
 
 import (
+	"context"
 	"fmt"
 	"sort"
 	"time"
 
 	"github.com/aiperf-go/aiperf/core/config"
 	sdk "github.com/aiperf-go/aiperf/plugin-sdk"
-	"github.com/aiperf-go/aiperf/registry"
 )
 
 // Phase is one phase to run: its timing strategy and the plan handed to it.
@@ -20,10 +20,12 @@ type Phase struct {
 	TurnGap time.Duration
 }
 
-// buildPhase resolves a phase's strategy, arrival pattern and ramp through
-// the registry and fills its plan.
-func buildPhase(reg *registry.Registry, name string, ps config.PhaseSettings, seed int64, schedule []time.Duration) (*Phase, error) {
-	strategy, err := registry.Get[sdk.TimingStrategy](reg, sdk.CategoryTimingStrategy, string(ps.Mode))
+// buildPhase builds a phase's timing strategy, arrival pattern and ramp
+// through the host (selectPhase names them and gives them the settings
+// AIPerf's flags set) and fills the plan every strategy shares.
+func buildPhase(ctx context.Context, h *Host, name string, ps config.PhaseSettings, rampType string, schedule []time.Duration) (*Phase, error) {
+	sel := selectPhase(ps)
+	strategy, err := Use(ctx, h, sdk.TimingStrategies, sel.Timing, sel.TimingSettings, name)
 	if err != nil {
 		return nil, fmt.Errorf("%s phase: %w", name, err)
 	}
@@ -34,14 +36,9 @@ func buildPhase(reg *registry.Registry, name string, ps config.PhaseSettings, se
 		GracePeriod:            ps.Grace,
 		Concurrency:            ps.Concurrency,
 		PrefillConcurrency:     ps.PrefillConcurrency,
-		RequestRate:            ps.Rate,
 		ConcurrencyRamp:        ps.ConcurrencyRamp,
 		PrefillConcurrencyRamp: ps.PrefillRamp,
-		RequestRateRamp:        ps.RateRamp,
-		UserCentricRate:        ps.UserCentricRate,
-		NumUsers:               ps.NumUsers,
 		Schedule:               schedule,
-		RandomSeed:             seed,
 	}
 	// Credits start sessions. A request count counts requests (turns), so it
 	// also caps requests across multi-turn sessions; sessions, when given,
@@ -53,22 +50,15 @@ func buildPhase(reg *registry.Registry, name string, ps config.PhaseSettings, se
 	case ps.Sessions > 0:
 		plan.RequestCount = ps.Sessions
 	}
-	if ps.ArrivalPattern != "" {
-		arrival, err := registry.Get[sdk.ArrivalPattern](reg, sdk.CategoryArrivalPattern, ps.ArrivalPattern)
-		if err != nil {
+	if sel.Arrival != "" {
+		if plan.Arrival, err = Use(ctx, h, sdk.ArrivalPatterns, sel.Arrival, sel.ArrivalSettings, name); err != nil {
 			return nil, fmt.Errorf("--arrival-pattern: %w", err)
 		}
-		if err := arrival.Init(sdk.ArrivalOptions{Seed: seed, Smoothness: ps.Smoothness}); err != nil {
-			return nil, fmt.Errorf("--arrival-pattern %s: %w", ps.ArrivalPattern, err)
-		}
-		plan.Arrival = arrival
 	}
 	if ps.ConcurrencyRamp > 0 || ps.PrefillRamp > 0 || ps.RateRamp > 0 {
-		ramp, err := registry.Get[sdk.Ramp](reg, sdk.CategoryRamp, "linear")
-		if err != nil {
-			return nil, err
+		if plan.Ramp, err = Use(ctx, h, sdk.Ramps, rampType, nil, name); err != nil {
+			return nil, fmt.Errorf("--ramp-type: %w", err)
 		}
-		plan.Ramp = ramp
 	}
 	ph := &Phase{Strategy: strategy, Plan: plan, Budget: budget}
 	if ps.UserCentricRate > 0 && ps.NumUsers > 0 {

@@ -1,8 +1,8 @@
 package app
 
 import (
-	aiperf "github.com/aiperf-go/aiperf"
-	"github.com/aiperf-go/aiperf/plugins/builtin"
+	"errors"
+
 	"github.com/aiperf-go/aiperf/registry"
 )
 
@@ -13,6 +13,11 @@ const EmbeddedManifestSource = "plugins.yaml (embedded)"
 // which loaders it installs. Zero values take the process's environment,
 // home and working directory; tests inject their own.
 type RegistryOptions struct {
+	// Builtins and Manifest are the distribution: the built-in plugins this
+	// binary carries and the manifest declaring them (cmd/aiperf picks
+	// both; the core never names a plugin).
+	Builtins registry.Builtins
+	Manifest []byte
 	// ExtraManifests are the --plugins FILE arguments, in order.
 	ExtraManifests []string
 	// Env reads environment variables (AIPERF_PLUGIN_PATH,
@@ -34,7 +39,10 @@ type RegistryOptions struct {
 // priority conflicts) for the caller to print.
 func LoadRegistry(opts RegistryOptions) (*registry.Registry, []string, error) {
 	var broken []error
-	embedded, err := registry.ParseManifest(aiperf.BuiltinManifest, EmbeddedManifestSource)
+	if len(opts.Manifest) == 0 {
+		return nil, nil, errors.New("no built-in plugin manifest given")
+	}
+	embedded, err := registry.ParseManifest(opts.Manifest, EmbeddedManifestSource)
 	if err != nil {
 		if !opts.Lenient || embedded == nil {
 			return nil, nil, err
@@ -51,12 +59,12 @@ func LoadRegistry(opts RegistryOptions) (*registry.Registry, []string, error) {
 	manifests := append([]*registry.Manifest{embedded}, external...)
 	var reg *registry.Registry
 	if opts.Lenient {
-		reg = registry.NewLenient(builtin.Constructors(), manifests, append(broken, err)...)
+		reg = registry.NewLenient(opts.Builtins, manifests, append(broken, err)...)
 	} else {
 		if err != nil {
 			return nil, nil, err
 		}
-		if reg, err = registry.New(builtin.Constructors(), manifests...); err != nil {
+		if reg, err = registry.New(opts.Builtins, manifests...); err != nil {
 			return nil, nil, err
 		}
 	}

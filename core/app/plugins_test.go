@@ -25,6 +25,12 @@ func (stubEndpoint) ParseResponse([]byte) (sdk.ParsedResponse, error) {
 	return sdk.ParsedResponse{}, nil
 }
 
+// stubUI does nothing; it gives the test distribution a second category.
+type stubUI struct{}
+
+func (stubUI) Start(context.Context, sdk.ProgressSource) {}
+func (stubUI) Stop()                                     {}
+
 // stubLoader returns an endpoint whose path names the plugin's manifest, so
 // the test sees which declaration won.
 type stubLoader struct{}
@@ -33,6 +39,28 @@ func (stubLoader) Load(_ context.Context, e *registry.Entry) (any, error) {
 	return stubEndpoint{path: e.Source}, nil
 }
 func (stubLoader) Close() error { return nil }
+
+// testBuiltins and testManifest are a tiny distribution: what cmd/aiperf
+// hands LoadRegistry, with stubs instead of the real built-ins (the core
+// never imports a plugin).
+func testBuiltins() registry.Builtins {
+	return registry.Builtins{
+		registry.Provide(sdk.Endpoints, "chat", func() sdk.Endpoint { return stubEndpoint{path: "builtin chat"} }),
+		registry.Provide(sdk.Endpoints, "completions", func() sdk.Endpoint { return stubEndpoint{path: "builtin completions"} }),
+		registry.Provide(sdk.UIs, "none", func() sdk.UI { return stubUI{} }),
+	}
+}
+
+const testManifest = "schema_version: \"1.0\"\n" +
+	"endpoint:\n  chat:\n    description: d\n  completions:\n    description: d\n" +
+	"ui:\n  none:\n    description: d\n"
+
+// registryOptions is the test distribution with discovery sandboxed in
+// root (no environment, home and work directory inside it).
+func registryOptions(root string) RegistryOptions {
+	return RegistryOptions{Builtins: testBuiltins(), Manifest: []byte(testManifest),
+		Env: func(string) string { return "" }, HomeDir: root, WorkDir: root}
+}
 
 func write(t *testing.T, path, content string) string {
 	t.Helper()
@@ -53,14 +81,14 @@ func TestLoadRegistryDiscoversAndInstallsLoaders(t *testing.T) {
 	user := write(t, filepath.Join(home, ".config/aiperf/plugins.d/echo.yaml"), echoManifest)
 	project := write(t, filepath.Join(work, "aiperf-plugins.yaml"), echoManifest)
 	env := map[string]string{registry.EnvPluginPath: filepath.Join(root, "nowhere")}
-	reg, warnings, err := LoadRegistry(RegistryOptions{
-		Env: func(k string) string { return env[k] }, HomeDir: home, WorkDir: work,
-		Loaders: map[registry.Kind]registry.Loader{registry.KindGRPC: stubLoader{}},
-	})
+	opts := registryOptions(root)
+	opts.Env, opts.HomeDir, opts.WorkDir = func(k string) string { return env[k] }, home, work
+	opts.Loaders = map[registry.Kind]registry.Loader{registry.KindGRPC: stubLoader{}}
+	reg, warnings, err := LoadRegistry(opts)
 	if err != nil {
 		t.Fatal(err)
 	}
-	ep, err := registry.Get[sdk.Endpoint](reg, sdk.CategoryEndpoint, "echo")
+	ep, err := registry.Get(reg, sdk.Endpoints, "echo")
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -68,8 +96,12 @@ func TestLoadRegistryDiscoversAndInstallsLoaders(t *testing.T) {
 	if got := ep.Metadata().EndpointPath; got != project {
 		t.Errorf("echo came from %s, want %s", got, project)
 	}
-	if _, err := registry.Get[sdk.Endpoint](reg, sdk.CategoryEndpoint, "chat"); err != nil {
-		t.Errorf("built-in chat: %v", err)
+	// The distribution's built-ins are there, bound to its constructors.
+	if chat, err := registry.Get(reg, sdk.Endpoints, "chat"); err != nil || chat.Metadata().EndpointPath != "builtin chat" {
+		t.Errorf("built-in chat: %v, %v", chat, err)
+	}
+	if got := strings.Join(reg.Names(sdk.CategoryEndpoint), ","); got != "chat,completions,echo" {
+		t.Errorf("endpoints %s, want the embedded ones first, in declaration order", got)
 	}
 	all := strings.Join(warnings, "\n")
 	for _, want := range []string{"AIPERF_PLUGIN_PATH: " + filepath.Join(root, "nowhere") + " does not exist",
@@ -87,7 +119,8 @@ func TestLoadRegistryDiscoversAndInstallsLoaders(t *testing.T) {
 func TestLoadRegistryStrictAndLenient(t *testing.T) {
 	root := t.TempDir()
 	bad := write(t, filepath.Join(root, "bad.yaml"), "endpoint:\n  echo:\n    kind: grpc\n    path: ./echo\n    description: no api version\n")
-	opts := RegistryOptions{Env: func(string) string { return "" }, HomeDir: root, WorkDir: root, ExtraManifests: []string{bad}}
+	opts := registryOptions(root)
+	opts.ExtraManifests = []string{bad}
 	if _, _, err := LoadRegistry(opts); err == nil || !strings.Contains(err.Error(), bad+":3: endpoint.echo: api_version is required") {
 		t.Fatalf("strict err = %v", err)
 	}
@@ -105,22 +138,53 @@ func TestLoadRegistryStrictAndLenient(t *testing.T) {
 	}
 }
 
-func TestLoadRegistryWithoutExternalManifestsMatchesNewRegistry(t *testing.T) {
+func TestLoadRegistryWithoutExternalManifestsIsTheDistribution(t *testing.T) {
 	root := t.TempDir()
-	reg, warnings, err := LoadRegistry(RegistryOptions{Env: func(string) string { return "" }, HomeDir: root, WorkDir: root})
+	reg, warnings, err := LoadRegistry(registryOptions(root))
 	if err != nil || len(warnings) != 0 {
 		t.Fatalf("err %v, warnings %v", err, warnings)
 	}
-	old, err := NewRegistry()
+	m, err := registry.ParseManifest([]byte(testManifest), EmbeddedManifestSource)
+	if err != nil {
+		t.Fatal(err)
+	}
+	alone, err := registry.New(testBuiltins(), m)
 	if err != nil {
 		t.Fatal(err)
 	}
 	for _, c := range sdk.Categories {
-		if got, want := strings.Join(reg.Names(c.Name), ","), strings.Join(old.Names(c.Name), ","); got != want {
-			t.Errorf("%s: %s, NewRegistry has %s", c.Name, got, want)
+		if got, want := strings.Join(reg.Names(c.Name), ","), strings.Join(alone.Names(c.Name), ","); got != want {
+			t.Errorf("%s: %s, the distribution alone has %s", c.Name, got, want)
 		}
 	}
-	if !registry.Passed(reg.ValidateAll(context.Background(), registry.ValidateOptions{Live: true})) {
-		t.Error("the embedded manifest does not validate")
+	if pk := reg.Packages(); len(pk) != 1 || pk[0].Package != registry.BuiltinPackage {
+		t.Errorf("packages = %+v, want the embedded manifest only", pk)
+	}
+	// Every declared built-in is bound to the distribution's constructor.
+	for _, c := range sdk.Categories {
+		for _, n := range reg.Names(c.Name) {
+			if v, err := reg.Instantiate(c.Name, n); err != nil || !c.Implements(v) {
+				t.Errorf("%s.%s: %v, %v", c.Name, n, v, err)
+			}
+		}
+	}
+}
+
+func TestLoadRegistryNeedsTheDistributionsManifest(t *testing.T) {
+	opts := registryOptions(t.TempDir())
+	opts.Manifest = nil
+	if _, _, err := LoadRegistry(opts); err == nil || !strings.Contains(err.Error(), "no built-in plugin manifest") {
+		t.Errorf("LoadRegistry without a manifest: %v", err)
+	}
+	// A built-in the manifest declares but the distribution lacks is an
+	// error where it is used, naming the plugin.
+	opts = registryOptions(t.TempDir())
+	opts.Builtins = opts.Builtins[:1]
+	reg, _, err := LoadRegistry(opts)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := registry.Get(reg, sdk.Endpoints, "completions"); err == nil || !strings.Contains(err.Error(), "builtin endpoint.completions has no implementation") {
+		t.Errorf("Get(completions) = %v", err)
 	}
 }

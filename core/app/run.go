@@ -35,7 +35,7 @@ type Runner struct {
 	Tokenizer sdk.Tokenizer
 	Composer  sdk.DatasetComposer
 	Transport sdk.Transport
-	Registry  *registry.Registry
+	Host      *Host
 	UI        sdk.UI
 	Outputs   *Outputs
 	RunInfo   sdk.RunInfo
@@ -66,13 +66,19 @@ func (r *Runner) Run(ctx context.Context) (*Outcome, error) {
 	if err != nil {
 		return nil, fmt.Errorf("compose dataset: %w", err)
 	}
-	sampling := s.Sampling
 	if s.FixedSchedule {
-		// Trace replay sends entries in time order, each at its offset.
+		// Trace replay sends entries in time order, each at its offset (the
+		// selection picked the sequential sampler).
 		if convs, r.schedule, err = fixedSchedule(convs, s.ScheduleWindow); err != nil {
 			return nil, err
 		}
-		sampling = engine.SampleSequential
+	}
+	// Both phases are built (settings decoded and validated) before anything
+	// is sent or written, so a bad setting costs no warmup and leaves no
+	// empty result files.
+	warmup, profiling, err := r.buildPhases(ctx)
+	if err != nil {
+		return nil, err
 	}
 	popts := engine.PrepareOptions{
 		Models: s.Models, Streaming: r.RunInfo.Streaming, UseLegacyMaxTokens: s.LegacyMaxToks,
@@ -88,7 +94,7 @@ func (r *Runner) Run(ctx context.Context) (*Outcome, error) {
 	eng, err := engine.New(r.Transport, nil, reqs, engine.Options{
 		URLs: r.endpointURLs(), Headers: r.headers(), Streaming: r.RunInfo.Streaming,
 		Timeout: s.Timeout, Seed: s.Seed, Endpoint: r.Endpoint, Prepare: popts,
-		ConnectionReuse: s.ConnectionReuse, Sampling: sampling,
+		ConnectionReuse: s.ConnectionReuse, Plugins: r.Host,
 	})
 	if err != nil {
 		return nil, err
@@ -99,12 +105,13 @@ func (r *Runner) Run(ctx context.Context) (*Outcome, error) {
 		return nil, err
 	}
 	pipe := records.NewPipeline(records.Config{
-		Endpoint: r.Endpoint, Tokenizer: r.Tokenizer, Processors: r.Outputs.Processors,
-		Accumulators: r.Outputs.Accumulators, Sinks: sinks, Logger: r.Log, TokenSource: tokenSource(s),
+		Endpoint: r.Endpoint, Tokenizer: r.Tokenizer, Processors: plugins(r.Outputs.Processors),
+		Accumulators: plugins(r.Outputs.Accumulators), Sinks: recordSinks(sinks), Logger: r.Log, TokenSource: tokenSource(s),
+		Catalog: r.Outputs.Catalog, ProcessorNames: ids(r.Outputs.Processors),
 	})
 
 	r.UI.Start(ctx, eng)
-	runErr := r.runPhases(ctx, eng, pipe)
+	runErr := r.runPhases(ctx, eng, pipe, warmup, profiling)
 	r.UI.Stop()
 
 	// How long record processing (parsing, token counting, metrics) trails
@@ -114,7 +121,7 @@ func (r *Runner) Run(ctx context.Context) (*Outcome, error) {
 	r.Log.Info("record processing drained", "records", pipe.Records(), "lag_after_last_response", time.Since(drainStart).Round(time.Microsecond))
 	for _, sink := range sinks {
 		if err := sink.Close(); err != nil {
-			pipeErr = errors.Join(pipeErr, fmt.Errorf("close record sink %T: %w", sink, err))
+			pipeErr = errors.Join(pipeErr, fmt.Errorf("plugin %s: close record sink: %w", sink.id, err))
 		}
 	}
 	results, err := r.summarize()
@@ -137,29 +144,39 @@ func (r *Runner) Run(ctx context.Context) (*Outcome, error) {
 	return out, errors.Join(runErr, pipeErr, exportErr)
 }
 
-func (r *Runner) runPhases(ctx context.Context, eng *engine.Engine, pipe *records.Pipeline) error {
+// buildPhases builds the warmup phase (nil without one) and the profiling
+// phase through the host.
+func (r *Runner) buildPhases(ctx context.Context) (warmup, profiling *Phase, err error) {
 	s := r.Settings
 	if s.Warmup != nil {
-		ph, err := buildPhase(r.Registry, sdk.PhaseWarmup, *s.Warmup, s.Seed, nil)
-		if err != nil {
-			return err
+		if warmup, err = buildPhase(ctx, r.Host, sdk.PhaseWarmup, *s.Warmup, s.Plugins.Name(sdk.CategoryRamp), nil); err != nil {
+			return nil, nil, err
 		}
-		r.Log.Info("warmup phase", "mode", s.Warmup.Mode, "requests", ph.Plan.RequestCount, "duration", ph.Plan.Duration)
-		eng.SetPhaseOptions(engine.PhaseOptions{RequestBudget: ph.Budget})
+	}
+	if profiling, err = buildPhase(ctx, r.Host, sdk.PhaseProfiling, s.Profiling, s.Plugins.Name(sdk.CategoryRamp), r.schedule); err != nil {
+		return nil, nil, err
+	}
+	for _, id := range r.Host.Unused() {
+		r.Log.Warn("--plugin-config names a plugin this run does not use; its settings are ignored", "plugin", id)
+	}
+	return warmup, profiling, nil
+}
+
+func (r *Runner) runPhases(ctx context.Context, eng *engine.Engine, pipe *records.Pipeline, warmup, ph *Phase) error {
+	s := r.Settings
+	if warmup != nil {
+		r.Log.Info("warmup phase", "mode", s.Warmup.Mode, "requests", warmup.Plan.RequestCount, "duration", warmup.Plan.Duration)
+		eng.SetPhaseOptions(engine.PhaseOptions{RequestBudget: warmup.Budget})
 		// Warmup records are measured but excluded from every result.
-		if err := eng.RunPhaseWith(ctx, ph.Strategy, ph.Plan, func(engine.Completed) {}); err != nil {
+		if err := eng.RunPhaseWith(ctx, warmup.Strategy, warmup.Plan, func(engine.Completed) {}); err != nil {
 			return err
 		}
 	}
 	if ctx.Err() != nil {
 		return nil
 	}
-	ph, err := buildPhase(r.Registry, sdk.PhaseProfiling, s.Profiling, s.Seed, r.schedule)
-	if err != nil {
-		return err
-	}
 	r.Log.Info("profiling phase", "mode", s.Profiling.Mode, "requests", ph.Plan.RequestCount, "duration", ph.Plan.Duration,
-		"concurrency", ph.Plan.Concurrency, "rate", ph.Plan.RequestRate)
+		"concurrency", ph.Plan.Concurrency)
 	eng.SetPhaseOptions(engine.PhaseOptions{RequestBudget: ph.Budget, TurnGap: ph.TurnGap,
 		CancellationRate: s.Cancellation.Rate, CancellationDelay: s.Cancellation.Delay})
 	// start_time/end_time of the exports span the profiling phase only.
@@ -171,9 +188,9 @@ func (r *Runner) runPhases(ctx context.Context, eng *engine.Engine, pipe *record
 func (r *Runner) summarize() (*sdk.Results, error) {
 	var merged *sdk.Results
 	for _, acc := range r.Outputs.Accumulators {
-		res, err := acc.Summarize()
+		res, err := acc.Plugin.Summarize()
 		if err != nil {
-			return nil, fmt.Errorf("summarize %T: %w", acc, err)
+			return nil, fmt.Errorf("plugin %s: summarize: %w", acc.ID(), err)
 		}
 		if merged == nil {
 			merged = res
@@ -187,10 +204,16 @@ func (r *Runner) summarize() (*sdk.Results, error) {
 	return merged, nil
 }
 
-func (r *Runner) openSinks(ec *sdk.ExportContext) ([]sdk.RecordSink, error) {
-	var sinks []sdk.RecordSink
+// namedSink is an opened record sink and the exporter it belongs to.
+type namedSink struct {
+	sdk.RecordSink
+	id string
+}
+
+func (r *Runner) openSinks(ec *sdk.ExportContext) ([]namedSink, error) {
+	var sinks []namedSink
 	for _, ex := range r.Outputs.Exporters {
-		sink, ok := ex.(sdk.RecordSink)
+		sink, ok := ex.Plugin.(sdk.RecordSink)
 		if !ok {
 			continue
 		}
@@ -198,27 +221,56 @@ func (r *Runner) openSinks(ec *sdk.ExportContext) ([]sdk.RecordSink, error) {
 			for _, opened := range sinks {
 				_ = opened.Close()
 			}
-			return nil, fmt.Errorf("open record sink %T: %w", ex, err)
+			return nil, fmt.Errorf("plugin %s: open record sink: %w", ex.ID(), err)
 		}
-		sinks = append(sinks, sink)
+		sinks = append(sinks, namedSink{RecordSink: sink, id: ex.ID()})
 	}
 	return sinks, nil
+}
+
+// plugins drops the names of named plugins.
+func plugins[T any](named []registry.Named[T]) []T {
+	out := make([]T, len(named))
+	for i, n := range named {
+		out[i] = n.Plugin
+	}
+	return out
+}
+
+// ids names named plugins (category.name).
+func ids[T any](named []registry.Named[T]) []string {
+	out := make([]string, len(named))
+	for i, n := range named {
+		out[i] = n.ID()
+	}
+	return out
+}
+
+// recordSinks are the sinks the pipeline writes to.
+func recordSinks(sinks []namedSink) []sdk.RecordSink {
+	out := make([]sdk.RecordSink, len(sinks))
+	for i, s := range sinks {
+		out[i] = s.RecordSink
+	}
+	return out
 }
 
 func (r *Runner) export(ec *sdk.ExportContext) ([]sdk.ExportedFile, error) {
 	var files []sdk.ExportedFile
 	var errs []error
+	// Exports run even after Ctrl-C: nothing measured is lost.
+	ctx := context.Background()
 	for _, ex := range r.Outputs.Exporters {
-		f, err := ex.Export(context.Background(), ec)
+		f, err := ex.Plugin.Export(ctx, ec)
 		if err != nil {
-			errs = append(errs, fmt.Errorf("export %T: %w", ex, err))
+			errs = append(errs, fmt.Errorf("plugin %s: export: %w", ex.ID(), err))
 			continue
 		}
 		files = append(files, f...)
 	}
 	for _, c := range r.Outputs.Consoles {
-		if err := c.Render(r.Stdout, ec); err != nil {
-			errs = append(errs, fmt.Errorf("console %T: %w", c, err))
+		if err := c.Plugin.Render(ctx, r.Stdout, ec); err != nil {
+			errs = append(errs, fmt.Errorf("plugin %s: render: %w", c.ID(), err))
 		}
 	}
 	return files, errors.Join(errs...)

@@ -12,21 +12,35 @@ import (
 	"github.com/aiperf-go/aiperf/core/transport"
 	"github.com/aiperf-go/aiperf/core/version"
 	sdk "github.com/aiperf-go/aiperf/plugin-sdk"
-	"github.com/aiperf-go/aiperf/plugins/builtin/endpoint/chat"
-	"github.com/aiperf-go/aiperf/plugins/builtin/endpoint/completions"
 )
 
-// metaEndpoint is a real endpoint with adjusted metadata, for capability
-// combinations no builtin endpoint has.
-type metaEndpoint struct {
-	sdk.Endpoint
-	edit func(*sdk.EndpointMetadata)
+// metaEndpoint is an endpoint with chosen metadata: what the run derives
+// from an endpoint (URLs, streaming) depends on nothing else.
+type metaEndpoint struct{ md sdk.EndpointMetadata }
+
+var _ sdk.Endpoint = metaEndpoint{}
+
+func (m metaEndpoint) Metadata() sdk.EndpointMetadata { return m.md }
+func (metaEndpoint) FormatPayload(sdk.RequestInfo) ([]byte, error) {
+	return []byte(`{}`), nil
+}
+func (metaEndpoint) ParseResponse([]byte) (sdk.ParsedResponse, error) {
+	return sdk.ParsedResponse{}, nil
 }
 
-func (m metaEndpoint) Metadata() sdk.EndpointMetadata {
-	md := m.Endpoint.Metadata()
-	m.edit(&md)
-	return md
+// The metadata of OpenAI chat and completions endpoints (the built-ins'
+// paths), written out so the core's tests need no plugin.
+var (
+	chatMeta = sdk.EndpointMetadata{EndpointPath: "/v1/chat/completions", StreamingPath: "/v1/chat/completions",
+		ServiceKind: "openai", SupportsStreaming: true, ProducesTokens: true, TokenizesInput: true}
+	completionsMeta = sdk.EndpointMetadata{EndpointPath: "/v1/completions", StreamingPath: "/v1/completions",
+		ServiceKind: "openai", SupportsStreaming: true, ProducesTokens: true, TokenizesInput: true}
+)
+
+// endpointWith is an endpoint with md adjusted by edit.
+func endpointWith(md sdk.EndpointMetadata, edit func(*sdk.EndpointMetadata)) metaEndpoint {
+	edit(&md)
+	return metaEndpoint{md: md}
 }
 
 func TestHeaders(t *testing.T) {
@@ -114,10 +128,11 @@ func TestHeadersForcedWhateverTheUserSpelling(t *testing.T) {
 }
 
 func TestEndpointURLs(t *testing.T) {
-	splitPaths := metaEndpoint{Endpoint: chat.New(), edit: func(m *sdk.EndpointMetadata) {
+	chat, completions := metaEndpoint{md: chatMeta}, metaEndpoint{md: completionsMeta}
+	splitPaths := endpointWith(chatMeta, func(m *sdk.EndpointMetadata) {
 		m.EndpointPath, m.StreamingPath = "/v1/generate", "/v1/generate_stream"
-	}}
-	noStreamPath := metaEndpoint{Endpoint: chat.New(), edit: func(m *sdk.EndpointMetadata) { m.StreamingPath = "" }}
+	})
+	noStreamPath := endpointWith(chatMeta, func(m *sdk.EndpointMetadata) { m.StreamingPath = "" })
 	cases := []struct {
 		name      string
 		ep        sdk.Endpoint
@@ -126,14 +141,14 @@ func TestEndpointURLs(t *testing.T) {
 		streaming bool
 		want      []string
 	}{
-		{name: "chat path", ep: chat.New(), urls: []string{"http://h:8000"}, want: []string{"http://h:8000/v1/chat/completions"}},
-		{name: "completions path", ep: completions.New(), urls: []string{"http://h:8000"}, want: []string{"http://h:8000/v1/completions"}},
-		{name: "trailing slashes on the base", ep: chat.New(), urls: []string{"http://h:8000/", "https://g//"},
+		{name: "chat path", ep: chat, urls: []string{"http://h:8000"}, want: []string{"http://h:8000/v1/chat/completions"}},
+		{name: "completions path", ep: completions, urls: []string{"http://h:8000"}, want: []string{"http://h:8000/v1/completions"}},
+		{name: "trailing slashes on the base", ep: chat, urls: []string{"http://h:8000/", "https://g//"},
 			want: []string{"http://h:8000/v1/chat/completions", "https://g/v1/chat/completions"}},
-		{name: "base with a path prefix", ep: chat.New(), urls: []string{"http://h/proxy/"}, want: []string{"http://h/proxy/v1/chat/completions"}},
-		{name: "custom endpoint", ep: chat.New(), urls: []string{"http://a/", "http://b"}, custom: "/v1/custom",
+		{name: "base with a path prefix", ep: chat, urls: []string{"http://h/proxy/"}, want: []string{"http://h/proxy/v1/chat/completions"}},
+		{name: "custom endpoint", ep: chat, urls: []string{"http://a/", "http://b"}, custom: "/v1/custom",
 			want: []string{"http://a/v1/custom", "http://b/v1/custom"}},
-		{name: "custom endpoint without a leading slash", ep: chat.New(), urls: []string{"http://a/"}, custom: "v2/x",
+		{name: "custom endpoint without a leading slash", ep: chat, urls: []string{"http://a/"}, custom: "v2/x",
 			want: []string{"http://a/v2/x"}},
 		{name: "custom endpoint wins over the streaming path", ep: splitPaths, urls: []string{"http://a"}, custom: "//mine/", streaming: true,
 			want: []string{"http://a/mine/"}},

@@ -13,7 +13,6 @@ import (
 // does not depend on how flags are spelled.
 type Settings struct {
 	Models         []string
-	EndpointType   string
 	CustomEndpoint string
 	URLs           []string
 	Streaming      bool
@@ -30,10 +29,8 @@ type Settings struct {
 	// FixedSchedule replays trace timestamps within ScheduleWindow.
 	FixedSchedule  bool
 	ScheduleWindow config.ScheduleWindow
-	// Sampling, ModelSelection and ConnectionReuse are the
-	// --dataset-sampling-strategy, --model-selection-strategy and
-	// --connection-reuse-strategy choices ("" = default).
-	Sampling        string
+	// ModelSelection and ConnectionReuse are the --model-selection-strategy
+	// and --connection-reuse-strategy choices ("" = default).
 	ModelSelection  string
 	ConnectionReuse string
 	Cancellation    config.Cancellation
@@ -49,9 +46,26 @@ type Settings struct {
 	ExportLevel string
 
 	Goodput  string
-	UI       string
 	LogLevel slog.Level
+
+	// Plugins names the plugin of every single-choice category
+	// (selectPlugins); PluginSettings are the --plugin-config values.
+	Plugins        Selection
+	PluginSettings []config.PluginSetting
 
 	InputConfig map[string]any
 	CLICommand  string
+}
+
+// MaxConcurrency is the most requests the run may have in flight: the
+// larger phase ceiling, or 0 (unbounded) when a phase has none.
+func (s *Settings) MaxConcurrency() int {
+	n := s.Profiling.Concurrency
+	if s.Warmup != nil {
+		if s.Warmup.Concurrency == 0 || n == 0 {
+			return 0
+		}
+		n = max(n, s.Warmup.Concurrency)
+	}
+	return n
 }

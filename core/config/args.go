@@ -48,5 +48,5 @@ func multiValueFlag(tok string) bool {
 	case len(tok) == 2:
 		o = optionByShort[tok[1]]
 	}
-	return o != nil && (o.kind == kindList || o.kind == kindPairs)
+	return o != nil && o.kind.repeatable()
 }

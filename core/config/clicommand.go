@@ -147,7 +147,7 @@ func (r *cliRedactor) value(tok string) string {
 }
 
 func (r *cliRedactor) openWindow(o *option) {
-	if o.kind == kindList || o.kind == kindPairs {
+	if o.kind.repeatable() {
 		r.window = o
 	}
 }
@@ -163,6 +163,8 @@ func (r *cliRedactor) redactFor(o *option, v string) string {
 		return r.redactHeaderItem(v)
 	case keyExtraInputs:
 		return redactPairsItem(v, jsonScalar)
+	case keyPluginConfig:
+		return redactPluginConfig([]string{v})[0]
 	}
 	return v
 }

@@ -25,6 +25,8 @@ func coerce(o *option, v any) (any, error) {
 		return coerceList(v)
 	case kindPairs:
 		return coercePairs(v)
+	case kindItems:
+		return coerceItems(v)
 	}
 	return nil, fmt.Errorf("internal: unknown kind for %s", o.key)
 }
@@ -168,4 +170,26 @@ func describe(v any) string {
 		return "a list"
 	}
 	return fmt.Sprintf("%v", v)
+}
+
+// coerceItems takes one value or a list of them, each kept whole (a comma
+// inside one is part of it).
+func coerceItems(v any) (any, error) {
+	switch t := v.(type) {
+	case string:
+		return []string{t}, nil
+	case []string:
+		return append([]string(nil), t...), nil
+	case []any:
+		out := make([]string, 0, len(t))
+		for _, e := range t {
+			s, err := coerceString(e)
+			if err != nil {
+				return nil, fmt.Errorf("list element: %w", err)
+			}
+			out = append(out, s.(string))
+		}
+		return out, nil
+	}
+	return nil, fmt.Errorf("expected a string or a list of strings, got %s", describe(v))
 }

@@ -16,20 +16,55 @@ func TestDatasetOptions(t *testing.T) {
 		"--input-file", trace, "--custom-dataset-type", "mooncake_trace", "--isl-block-size", "16")
 	want := sdk.DatasetOptions{
 		Models: []string{"a", "b"}, NumEntries: 7, InputTokensMean: 64, InputTokensStddev: 2,
-		OutputTokensMean: 16, OutputTokensStddev: 1, SessionTurnsMean: 3, SessionTurnsStddev: 1,
-		TurnDelayMeanMs: 200, TurnDelayStddevMs: 50, TurnDelayRatio: 0.5,
-		InputFile: trace, CustomDatasetType: "mooncake_trace", BlockSize: 16,
+		OutputTokensMean: 16, OutputTokensStddev: 1, TurnDelayRatio: 0.5,
+		InputFile: trace, CustomDatasetType: "mooncake_trace",
 	}
 	if got := cfg.DatasetOptions(); !reflect.DeepEqual(got, want) {
 		t.Errorf("DatasetOptions:\n got %+v\nwant %+v", got, want)
+	}
+	// The multi-turn flags and --isl-block-size are plugin settings now.
+	wantSessions := map[string]any{"session_turns_mean": 3, "session_turns_stddev": 1.0,
+		"turn_delay_mean_ms": 200.0, "turn_delay_stddev_ms": 50.0}
+	if got := cfg.SyntheticSessionSettings(); !reflect.DeepEqual(got, wantSessions) {
+		t.Errorf("SyntheticSessionSettings:\n got %#v\nwant %#v", got, wantSessions)
+	}
+	if bs, ok := cfg.ISLBlockSizeSetting(); !ok || bs != 16 {
+		t.Errorf("ISLBlockSizeSetting() = %d, %v; want 16, true", bs, ok)
 	}
 }
 
 func TestDatasetOptionsDefaults(t *testing.T) {
 	cfg, _ := load(t, nil, "-m", "m")
 	got := cfg.DatasetOptions()
-	if got.OutputTokensMean != 0 || got.BlockSize != 0 || got.SessionTurnsMean != 1 || got.TurnDelayRatio != 1 || got.InputFile != "" {
+	if got.OutputTokensMean != 0 || got.TurnDelayRatio != 1 || got.InputFile != "" {
 		t.Errorf("defaults: %+v", got)
+	}
+	// Flags at their defaults set no plugin settings: the plugins' own
+	// defaults (single-turn, block size 512) stand.
+	if s := cfg.SyntheticSessionSettings(); len(s) != 0 {
+		t.Errorf("default SyntheticSessionSettings = %v, want none", s)
+	}
+	if bs, ok := cfg.ISLBlockSizeSetting(); ok {
+		t.Errorf("ISLBlockSizeSetting() = %d, true; want unset", bs)
+	}
+}
+
+// Each multi-turn flag maps to its own key, alone when only it is given.
+func TestSyntheticSessionSettingsPerFlag(t *testing.T) {
+	cases := []struct {
+		args []string
+		want map[string]any
+	}{
+		{[]string{"--session-turns-mean", "2"}, map[string]any{"session_turns_mean": 2}},
+		{[]string{"--conversation-turn-stddev", "3"}, map[string]any{"session_turns_stddev": 3.0}},
+		{[]string{"--session-turn-delay-mean", "250.5"}, map[string]any{"turn_delay_mean_ms": 250.5}},
+		{[]string{"--conversation-turn-delay-stddev", "30"}, map[string]any{"turn_delay_stddev_ms": 30.0}},
+	}
+	for _, c := range cases {
+		cfg, _ := load(t, nil, append([]string{"-m", "m"}, c.args...)...)
+		if got := cfg.SyntheticSessionSettings(); !reflect.DeepEqual(got, c.want) {
+			t.Errorf("%v: got %#v, want %#v", c.args, got, c.want)
+		}
 	}
 }
 

@@ -108,5 +108,5 @@
 //
 // RunConfig.Validate returns every problem at once, joined with newlines,
 // each naming the flag, the rule and the value (secrets masked); it
-// enforces AIPerf's rejected flag combinations (facts §4.8).
+// enforces AIPerf's rejected flag combinations (docs/METRICS.md §9, Load generation).
 package config

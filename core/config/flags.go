@@ -47,7 +47,7 @@ func registerFlag(fs *pflag.FlagSet, o *option) {
 	case kindList:
 		def, _ := o.def.([]string)
 		fs.StringSliceP(name, o.short, def, o.usage)
-	case kindPairs:
+	case kindPairs, kindItems:
 		// StringArray: no comma splitting at parse time, JSON objects and
 		// "a:1,b:2" items are split by parsePairs with JSON awareness.
 		fs.StringArrayP(name, o.short, nil, o.usage)
@@ -70,14 +70,14 @@ func installAliasNormalization(fs *pflag.FlagSet) {
 	})
 }
 
-// AnnotateChoices records registry-backed choices (endpoint types, UI types)
-// on the flags so --help lists them. Validate checks them independently.
+// AnnotateChoices records registry-backed choices (every option naming a
+// plugin category) on the flags so --help lists them. Validate checks them
+// independently.
 func AnnotateChoices(cmd *cobra.Command, ch Choices) {
 	fs := cmd.Flags()
-	if len(ch.EndpointTypes) > 0 {
-		_ = fs.SetAnnotation("endpoint-type", choicesAnnotation, ch.EndpointTypes)
-	}
-	if len(ch.UITypes) > 0 {
-		_ = fs.SetAnnotation("ui-type", choicesAnnotation, ch.UITypes)
+	for _, o := range options {
+		if names := ch[o.category]; o.category != "" && len(names) > 0 {
+			_ = fs.SetAnnotation(o.names[0], choicesAnnotation, names)
+		}
 	}
 }

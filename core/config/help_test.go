@@ -23,7 +23,7 @@ func TestHelpGroupsAndAliases(t *testing.T) {
 	root := &cobra.Command{Use: "aiperf"}
 	cmd := &cobra.Command{Use: "profile", Short: "Run the Profile subcommand.", RunE: func(*cobra.Command, []string) error { return nil }}
 	RegisterProfileFlags(cmd)
-	AnnotateChoices(cmd, Choices{EndpointTypes: []string{"chat", "completions"}})
+	AnnotateChoices(cmd, testChoices)
 	// A flag owned by another package joins a group through annotations.
 	cmd.Flags().Float64("foreign-knob", 0, "A knob another package owns.")
 	_ = cmd.Flags().SetAnnotation("foreign-knob", GroupAnnotation, []string{GroupLoadGenerator})

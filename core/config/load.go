@@ -5,6 +5,7 @@ import (
 	"os"
 	"strings"
 
+	sdk "github.com/aiperf-go/aiperf/plugin-sdk"
 	"github.com/knadh/koanf/providers/confmap"
 	"github.com/knadh/koanf/providers/posflag"
 	"github.com/knadh/koanf/v2"
@@ -141,7 +142,11 @@ func flagValue(fs *pflag.FlagSet, f *pflag.Flag) (string, any, error) {
 // depend on the plugin registry. It returns user-facing warnings.
 func (c *RunConfig) resolve(uiSet bool) []string {
 	var warnings []string
-	c.EndpointType = strings.ToLower(strings.TrimSpace(c.EndpointType))
+	// Plugin names follow the registry's one name rule (text-gen == text_gen).
+	for _, p := range []*string{&c.EndpointType, &c.URLStrategy, &c.CustomDatasetType, &c.DatasetSamplingStrategy,
+		&c.ArrivalPattern, &c.WarmupArrivalPattern, &c.Transport, &c.RampType, &c.TokenizerPlugin} {
+		*p = sdk.NormalizeName(*p)
+	}
 	c.ExportLevel = strings.ToLower(strings.TrimSpace(c.ExportLevel))
 	c.LogLevel = strings.ToUpper(strings.TrimSpace(c.LogLevel))
 	switch {
@@ -151,7 +156,7 @@ func (c *RunConfig) resolve(uiSet bool) []string {
 		c.LogLevel = "DEBUG"
 	}
 
-	c.UIType = strings.ToLower(strings.TrimSpace(c.UIType))
+	c.UIType = sdk.NormalizeName(c.UIType)
 	switch {
 	case !uiSet || c.UIType == "":
 		c.UIType = "none"
@@ -167,8 +172,7 @@ func (c *RunConfig) resolve(uiSet bool) []string {
 		warnings = append(warnings, "--prompt-output-tokens-stddev has no effect without --prompt-output-tokens-mean")
 	}
 
-	for _, p := range []*string{&c.ModelSelectionStrategy, &c.URLStrategy, &c.ConnectionReuseStrategy,
-		&c.CustomDatasetType, &c.DatasetSamplingStrategy, &c.ArrivalPattern, &c.WarmupArrivalPattern} {
+	for _, p := range []*string{&c.ModelSelectionStrategy, &c.ConnectionReuseStrategy} {
 		*p = strings.ToLower(strings.TrimSpace(*p))
 	}
 	// Only trace replay needs to look inside the dataset file.

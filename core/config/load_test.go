@@ -45,7 +45,7 @@ func TestDefaults(t *testing.T) {
 			t.Errorf("%s = %#v, want %#v", c.name, c.got, c.want)
 		}
 	}
-	if err := cfg.Validate(Choices{EndpointTypes: []string{"chat"}, UITypes: []string{"simple", "none"}}); err != nil {
+	if err := cfg.Validate(testChoices); err != nil {
 		t.Errorf("Validate(defaults) = %v", err)
 	}
 }

@@ -1,5 +1,7 @@
 package config
 
+import sdk "github.com/aiperf-go/aiperf/plugin-sdk"
+
 // Help group headings, in the order AIPerf's reference prints them. Flags
 // registered by other packages can join a group with GroupAnnotation.
 const (
@@ -36,6 +38,7 @@ const (
 	kindBool
 	kindList  // comma-separated and/or repeated (model names, URLs)
 	kindPairs // repeated "key:value" items or JSON objects (headers, extra inputs)
+	kindItems // repeated, never split: each value whole (--plugin-config)
 	kindCount // -v / -vv: a counter on the command line, booleans elsewhere
 )
 
@@ -48,7 +51,7 @@ func (k optKind) metavar() string {
 		return "<int>"
 	case kindFloat:
 		return "<float>"
-	case kindList, kindPairs:
+	case kindList, kindPairs, kindItems:
 		return "<list>"
 	}
 	return ""
@@ -72,6 +75,9 @@ type option struct {
 	defHelp  string
 	required bool
 	choices  []string // fixed choices; registry-backed ones come via AnnotateChoices
+	// category names the plugin category whose registered names are the
+	// choices (Validate and --help take them from the registry).
+	category string
 	usage    string
 }
 
@@ -109,6 +115,10 @@ const (
 	keyExtraVerbose       = "extra_verbose"
 	keyConfigFile         = "user_config_file"
 	keyPlugins            = "plugins"
+	keyPluginConfig       = "plugin_config"
+	keyTransport          = "transport"
+	keyRampType           = "ramp_type"
+	keyTokenizerPlugin    = "tokenizer_plugin"
 
 	// Endpoint (issue 4)
 	keyModelSelection  = "model_selection_strategy"
@@ -159,15 +169,10 @@ const (
 // Fixed choice lists (AIPerf enums).
 var (
 	exportLevels = []string{"summary", "records", "raw"}
-	uiTypes      = []string{"dashboard", "simple", "none"}
 	logLevels    = []string{"TRACE", "DEBUG", "INFO", "NOTICE", "WARNING", "SUCCESS", "ERROR", "CRITICAL"}
 
 	modelSelectionStrategies = []string{"round_robin", "random"}
-	urlStrategies            = []string{"round_robin"}
 	connectionReuse          = []string{"pooled", "never", "sticky-user-sessions"}
-	arrivalPatterns          = []string{ArrivalConcurrencyBurst, ArrivalConstant, ArrivalGamma, ArrivalPoisson}
-	customDatasetTypes       = []string{DatasetMooncakeTrace, DatasetMultiTurn, DatasetRandomPool, DatasetSingleTurn}
-	samplingStrategies       = []string{"random", "sequential", "shuffle"}
 )
 
 // options lists every setting in help order (group by group, reference order
@@ -180,13 +185,13 @@ var options = []*option{
 		usage: "When multiple models are specified, how a model is assigned to each prompt: round_robin (the nth prompt gets model n mod len(models)) or random (uniform)."},
 	{key: keyCustomEndpoint, names: []string{"custom-endpoint", "endpoint"}, group: GroupEndpoint, kind: kindString,
 		usage: "Set a custom API endpoint path (e.g., /v1/custom). Overrides the endpoint type's default path."},
-	{key: keyEndpointType, names: []string{"endpoint-type"}, group: GroupEndpoint, kind: kindString, def: "chat",
+	{key: keyEndpointType, names: []string{"endpoint-type"}, group: GroupEndpoint, kind: kindString, def: "chat", category: sdk.CategoryEndpoint,
 		usage: "The API endpoint type to benchmark. Determines request/response format and supported features."},
 	{key: keyStreaming, names: []string{"streaming"}, group: GroupEndpoint, kind: kindBool, def: false,
 		usage: "Enable streaming responses (needed for time-to-first-token and inter-token latency)."},
 	{key: keyURL, names: []string{"url"}, short: "u", group: GroupEndpoint, kind: kindList, def: []string{"localhost:8000"},
 		usage: "Base URL(s) of the API server(s) to benchmark; repeat for several servers. \"http://\" is prepended when no scheme is given."},
-	{key: keyURLStrategy, names: []string{"url-strategy"}, group: GroupEndpoint, kind: kindString, def: "round_robin", choices: urlStrategies,
+	{key: keyURLStrategy, names: []string{"url-strategy"}, group: GroupEndpoint, kind: kindString, def: "round_robin", category: sdk.CategoryURLSelection,
 		usage: "Strategy for selecting URLs when multiple --url values are provided. round_robin distributes requests evenly across URLs in order."},
 	{key: keyRequestTimeout, names: []string{"request-timeout-seconds"}, group: GroupEndpoint, kind: kindFloat, def: 21600.0,
 		usage: "Maximum time in seconds to wait for each HTTP request to complete. Requests exceeding it are cancelled and recorded as failures."},
@@ -196,6 +201,8 @@ var options = []*option{
 		usage: "Use the legacy 'max_tokens' field instead of 'max_completion_tokens' in request payloads."},
 	{key: keyServerTokenCount, names: []string{"use-server-token-count"}, group: GroupEndpoint, kind: kindBool, def: false,
 		usage: "Take ISL/OSL/reasoning token counts from the server's usage fields instead of client-side tokenization (stream_options.include_usage is requested automatically). Counts stay absent when the server reports no usage."},
+	{key: keyTransport, names: []string{"transport", "transport-type"}, group: GroupEndpoint, kind: kindString, def: "http", category: sdk.CategoryTransport,
+		usage: "Transport protocol to use for API requests. http sends over net/http with connection pooling and reads Server-Sent Events as they arrive."},
 	{key: keyConnectionReuse, names: []string{"connection-reuse-strategy"}, group: GroupEndpoint, kind: kindString, def: "pooled", choices: connectionReuse,
 		usage: "Transport connection reuse: pooled (connections reused across all requests), never (a new connection per request, closed after the response), sticky-user-sessions (one connection per multi-turn conversation, closed after its final turn)."},
 
@@ -217,9 +224,9 @@ var options = []*option{
 		usage: "End offset in milliseconds for fixed schedule replay: requests after this timestamp are not sent (one exactly at it is). Defaults to the last timestamp."},
 	{key: keyNoFixedSchedule, names: []string{"no-fixed-schedule"}, group: GroupInput, kind: kindBool,
 		usage: "Do not enable fixed schedule automatically for trace datasets; the trace runs under the otherwise selected mode. Mutually exclusive with --fixed-schedule."},
-	{key: keyCustomDatasetType, names: []string{"custom-dataset-type"}, group: GroupInput, kind: kindString, choices: customDatasetTypes,
+	{key: keyCustomDatasetType, names: []string{"custom-dataset-type"}, group: GroupInput, kind: kindString, category: sdk.CategoryCustomDataset,
 		usage: "Format of the --input-file dataset. Requires --input-file."},
-	{key: keyDatasetSampling, names: []string{"dataset-sampling-strategy"}, group: GroupInput, kind: kindString, choices: samplingStrategies,
+	{key: keyDatasetSampling, names: []string{"dataset-sampling-strategy"}, group: GroupInput, kind: kindString, category: sdk.CategoryDatasetSampler,
 		defHelp: "depends on the dataset (sequential for traces, shuffle for synthetic)",
 		usage:   "How entries are picked from the dataset: sequential (in order, wrapping), random (with replacement), shuffle (without replacement, reshuffled when exhausted)."},
 	{key: keyRandomSeed, names: []string{"random-seed"}, group: GroupInput, kind: kindInt,
@@ -272,6 +279,8 @@ var options = []*option{
 		usage: "Hugging Face revision (branch, tag or commit hash) to load the tokenizer from; pin a commit for reproducible counts."},
 	{key: keyTokenizerTrust, names: []string{"tokenizer-trust-remote-code"}, group: GroupTokenizer, kind: kindBool, def: false,
 		usage: "Accepted for AIPerf compatibility. aiperf reads tokenizer.json, which never runs remote code, so this changes nothing."},
+	{key: keyTokenizerPlugin, names: []string{"tokenizer-plugin"}, group: GroupTokenizer, kind: kindString, def: "hf", category: sdk.CategoryTokenizer,
+		usage: "The tokenizer plugin that loads --tokenizer: hf (a tokenizer.json, a directory or a Hugging Face hub id) or builtin (o200k_base, embedded). --tokenizer builtin selects builtin."},
 
 	// Load Generator
 	{key: keyBenchmarkDuration, names: []string{"benchmark-duration"}, group: GroupLoadGenerator, kind: kindFloat,
@@ -284,7 +293,7 @@ var options = []*option{
 		usage: "Max concurrent requests waiting for their first token (prefill phase). Requires --streaming; must be <= --concurrency."},
 	{key: keyRequestRate, names: []string{"request-rate"}, group: GroupLoadGenerator, kind: kindFloat,
 		usage: "Target request rate in requests per second (open loop, arrivals per --arrival-pattern). Fractional rates are allowed."},
-	{key: keyArrivalPattern, names: []string{"arrival-pattern", "request-rate-mode"}, group: GroupLoadGenerator, kind: kindString, defHelp: ArrivalPoisson, choices: arrivalPatterns,
+	{key: keyArrivalPattern, names: []string{"arrival-pattern", "request-rate-mode"}, group: GroupLoadGenerator, kind: kindString, defHelp: ArrivalPoisson, category: sdk.CategoryArrivalPattern,
 		usage: "Arrival process of --request-rate: constant (fixed gaps), poisson (exponential gaps), gamma (tunable with --arrival-smoothness), concurrency_burst (no gaps)."},
 	{key: keyArrivalSmoothness, names: []string{"arrival-smoothness", "vllm-burstiness"}, group: GroupLoadGenerator, kind: kindFloat,
 		usage: "Gamma shape of the arrivals: 1 is Poisson-like, < 1 burstier, > 1 smoother (same as vLLM's --burstiness). Setting it without --arrival-pattern selects gamma."},
@@ -302,7 +311,7 @@ var options = []*option{
 		usage: "Prefill concurrency of the warmup phase. Defaults to --prefill-concurrency."},
 	{key: keyWarmupRequestRate, names: []string{"warmup-request-rate"}, group: GroupLoadGenerator, kind: kindFloat,
 		usage: "Request rate of the warmup phase. Defaults to --request-rate."},
-	{key: keyWarmupArrival, names: []string{"warmup-arrival-pattern"}, group: GroupLoadGenerator, kind: kindString, choices: arrivalPatterns,
+	{key: keyWarmupArrival, names: []string{"warmup-arrival-pattern"}, group: GroupLoadGenerator, kind: kindString, category: sdk.CategoryArrivalPattern,
 		usage: "Arrival pattern of the warmup phase. Defaults to --arrival-pattern."},
 	{key: keyWarmupGrace, names: []string{"warmup-grace-period"}, group: GroupLoadGenerator, kind: kindFloat, defHelp: "inf",
 		usage: "Seconds to wait for warmup responses after --warmup-duration ends. Waits for all of them when not set."},
@@ -322,6 +331,8 @@ var options = []*option{
 		usage: "Seconds to ramp warmup concurrency from 1 to its target. Defaults to --concurrency-ramp-duration."},
 	{key: keyWarmupPrefillRamp, names: []string{"warmup-prefill-concurrency-ramp-duration"}, group: GroupLoadGenerator, kind: kindFloat,
 		usage: "Seconds to ramp warmup prefill concurrency from 1 to its target. Defaults to --prefill-concurrency-ramp-duration."},
+	{key: keyRampType, names: []string{"ramp-type"}, group: GroupLoadGenerator, kind: kindString, def: "linear", category: sdk.CategoryRamp,
+		usage: "Shape of every ramp (--concurrency-ramp-duration, --prefill-concurrency-ramp-duration, --request-rate-ramp-duration): linear, exponential (exponent 2) or poisson (stochastic steps). Not an AIPerf flag: AIPerf always ramps linearly."},
 	{key: keyRequestRateRamp, names: []string{"request-rate-ramp-duration"}, group: GroupLoadGenerator, kind: kindFloat,
 		usage: "Seconds to ramp the request rate from target*(0.1/duration) to the target. Only with --request-rate."},
 	{key: keyWarmupRateRamp, names: []string{"warmup-request-rate-ramp-duration"}, group: GroupLoadGenerator, kind: kindFloat,
@@ -334,11 +345,14 @@ var options = []*option{
 		usage: "Equivalent to --log-level DEBUG. -vv is --extra-verbose."},
 	{key: keyExtraVerbose, names: []string{"extra-verbose"}, helpShort: "vv", group: GroupService, kind: kindBool, def: false,
 		usage: "Equivalent to --log-level TRACE."},
-	{key: keyUIType, names: []string{"ui-type", "ui"}, group: GroupService, kind: kindString, choices: uiTypes,
+	{key: keyUIType, names: []string{"ui-type", "ui"}, group: GroupService, kind: kindString, category: sdk.CategoryUI,
 		defHelp: "simple when stderr is a terminal, else none",
 		usage:   "User interface for benchmark progress. dashboard is accepted and runs as simple (no TUI yet)."},
 	{key: keyPlugins, names: []string{"plugins"}, group: GroupService, kind: kindList,
 		usage: "Extra plugin manifest(s) (YAML) declaring gRPC or WASM plugins; repeatable. Also discovered: ~/.config/aiperf/plugins.d/*.yaml, ./aiperf-plugins.yaml and AIPERF_PLUGIN_PATH."},
+
+	{key: keyPluginConfig, names: []string{"plugin-config"}, group: GroupService, kind: kindItems,
+		usage: "A setting of one plugin, category.name.key=value (the value is JSON, or a string); repeatable. Overrides the plugin manifest's config. An unknown plugin or key is an error before any request is sent."},
 
 	// Config file (AIPerf's --user-config-file; --config is our short alias)
 	{key: keyConfigFile, names: []string{"user-config-file", "config"}, group: GroupConfigFile, kind: kindString,
@@ -373,3 +387,6 @@ func snake(name string) string {
 	}
 	return string(b)
 }
+
+// repeatable reports whether the option takes several values.
+func (k optKind) repeatable() bool { return k == kindList || k == kindPairs || k == kindItems }

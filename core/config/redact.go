@@ -126,6 +126,7 @@ func (c *RunConfig) Redacted() map[string]any {
 	setIf(keyCustomEndpoint, c.CustomEndpoint != "", c.CustomEndpoint)
 	setIf(keyAPIKey, c.APIKey != "", Redacted)
 	setIf(keyGoodput, c.Goodput != "", c.Goodput)
+	setIf(keyPluginConfig, len(c.PluginConfig) > 0, redactPluginConfig(c.PluginConfig))
 	setIf(keyTokenizer, c.Tokenizer != "", c.Tokenizer)
 	setIf(keyExportPrefix, c.ProfileExportPrefix != "", c.ProfileExportPrefix)
 	if c.RandomSeed != nil {
@@ -273,4 +274,18 @@ func graceJSON(d time.Duration) any {
 		return "inf"
 	}
 	return d.Seconds()
+}
+
+// redactPluginConfig hides the value of every --plugin-config setting whose
+// key looks like a credential (a plugin's api_key, token, ...).
+func redactPluginConfig(items []string) []string {
+	out := make([]string, len(items))
+	for i, item := range items {
+		out[i] = item
+		if s, err := ParsePluginSetting(item); err != nil || isSensitiveName(s.Key) {
+			lhs, _, _ := strings.Cut(item, "=")
+			out[i] = lhs + "=" + Redacted
+		}
+	}
+	return out
 }

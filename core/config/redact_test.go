@@ -103,6 +103,8 @@ func TestCLICommand(t *testing.T) {
 			"aiperf profile --extra-inputs 'temperature:0.7' 'api_key:<redacted>'"},
 		{"unknown secret flag", []string{"profile", "--hf-token", secret, "--other-auth-token=" + secret},
 			"aiperf profile --hf-token '<redacted>' --other-auth-token=<redacted>"},
+		{"plugin settings", []string{"profile", "--plugin-config", "endpoint.acme.api_key=" + secret, "--plugin-config=endpoint.acme.region=eu"},
+			"aiperf profile --plugin-config 'endpoint.acme.api_key=<redacted>' --plugin-config=endpoint.acme.region=eu"},
 		{"quote escaping", []string{"profile", "-m", "it's"}, `aiperf profile -m 'it'\''s'`},
 		{"negative and verbose", []string{"profile", "--concurrency", "-1", "-vv"}, "aiperf profile --concurrency -1 -vv"},
 	}

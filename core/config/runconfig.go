@@ -108,6 +108,13 @@ type RunConfig struct {
 	UIType       string `koanf:"ui_type"`
 	// Plugins are extra plugin manifests (--plugins), after the discovered ones.
 	Plugins []string `koanf:"plugins"`
+	// PluginConfig are --plugin-config category.name.key=value settings.
+	PluginConfig []string `koanf:"plugin_config"`
+	// Transport (--transport), RampType (--ramp-type) and TokenizerPlugin
+	// (--tokenizer-plugin) name the plugins of those categories.
+	Transport       string `koanf:"transport"`
+	RampType        string `koanf:"ramp_type"`
+	TokenizerPlugin string `koanf:"tokenizer_plugin"`
 
 	// ConfigFile is the --user-config-file that was read, if any.
 	ConfigFile string `koanf:"-"`

@@ -9,7 +9,7 @@ import (
 // timing_strategy plugin names.
 type TimingMode string
 
-// Timing modes, in AIPerf's priority order (facts §4.1).
+// Timing modes, in AIPerf's priority order (docs/METRICS.md §9, Load generation).
 const (
 	ModeFixedSchedule TimingMode = "fixed_schedule"
 	ModeUserCentric   TimingMode = "user_centric_rate"
@@ -254,7 +254,7 @@ type ScheduleWindow struct {
 
 // FixedScheduleWindow returns the trace window. Auto offset is
 // --fixed-schedule-auto-offset, defaulting to true when only
-// --fixed-schedule-end-offset is given (facts §4.4).
+// --fixed-schedule-end-offset is given (docs/METRICS.md §9, Load generation).
 func (c *RunConfig) FixedScheduleWindow() ScheduleWindow {
 	w := ScheduleWindow{}
 	if c.FixedScheduleStartOffset != nil {

@@ -172,7 +172,7 @@ func TestFixedScheduleWindow(t *testing.T) {
 		{[]string{"--fixed-schedule-auto-offset"}, ScheduleWindow{AutoOffset: true}},
 		{[]string{"--fixed-schedule-start-offset", "100", "--fixed-schedule-end-offset", "900"},
 			ScheduleWindow{HasStart: true, StartOffset: 100 * time.Millisecond, HasEnd: true, EndOffset: 900 * time.Millisecond}},
-		// Only an end offset: auto offset turns on (facts §4.4).
+		// Only an end offset: auto offset turns on (docs/METRICS.md §9, Load generation).
 		{[]string{"--fixed-schedule-end-offset", "500"}, ScheduleWindow{AutoOffset: true, HasEnd: true, EndOffset: 500 * time.Millisecond}},
 		{[]string{"--fixed-schedule-end-offset", "500", "--fixed-schedule-auto-offset=false"}, ScheduleWindow{HasEnd: true, EndOffset: 500 * time.Millisecond}},
 	}

@@ -8,12 +8,10 @@ import (
 	"strings"
 )
 
-// Choices are the registry-backed values Validate accepts. A nil list skips
-// that check (the config package does not import the plugin registry).
-type Choices struct {
-	EndpointTypes []string
-	UITypes       []string
-}
+// Choices are the registry-backed values Validate accepts: the registered
+// plugin names of each category (already normalized). A category without
+// a list skips that check (the config package does not import the registry).
+type Choices map[string][]string
 
 // Validate checks every rule and returns all problems joined (one per line,
 // each naming the flag, the rule and the offending value), or nil.
@@ -32,9 +30,6 @@ func (c *RunConfig) Validate(ch Choices) error {
 		if err := checkURL(u); err != nil {
 			add("--url %q is not valid: %v", redactURL(u), err)
 		}
-	}
-	if len(ch.EndpointTypes) > 0 && !slices.Contains(ch.EndpointTypes, c.EndpointType) {
-		add("--endpoint-type %q is not valid; choose one of: %s", c.EndpointType, strings.Join(ch.EndpointTypes, ", "))
 	}
 	if c.CustomEndpoint != "" && strings.ContainsAny(c.CustomEndpoint, " \t\n") {
 		add("--custom-endpoint %q must not contain whitespace", c.CustomEndpoint)
@@ -105,6 +100,8 @@ func (c *RunConfig) Validate(ch Choices) error {
 		add("--concurrency (%d) cannot be greater than --request-count (%d)", *c.Concurrency, *c.RequestCount)
 	}
 	c.validateChoices(add)
+	c.validatePluginChoices(ch, add)
+	c.validatePluginConfig(ch, add)
 	c.validateRanges(add)
 	c.validateModes(add)
 	c.validateDataset(add)
@@ -112,13 +109,6 @@ func (c *RunConfig) Validate(ch Choices) error {
 	// Service
 	if !slices.Contains(logLevels, c.LogLevel) {
 		add("--log-level %q is not valid; choose one of: %s", c.LogLevel, strings.Join(logLevels, ", "))
-	}
-	uiChoices := ch.UITypes
-	if len(uiChoices) == 0 {
-		uiChoices = []string{"simple", "none"}
-	}
-	if !slices.Contains(uiChoices, c.UIType) {
-		add("--ui-type %q is not valid; choose one of: %s", c.UIType, strings.Join(uiChoices, ", "))
 	}
 	return errors.Join(errs...)
 }

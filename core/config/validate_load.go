@@ -19,12 +19,7 @@ func (c *RunConfig) validateChoices(add adder) {
 		allowed   []string
 	}{
 		{"--model-selection-strategy", c.ModelSelectionStrategy, modelSelectionStrategies},
-		{"--url-strategy", c.URLStrategy, urlStrategies},
 		{"--connection-reuse-strategy", c.ConnectionReuseStrategy, connectionReuse},
-		{"--custom-dataset-type", c.CustomDatasetType, customDatasetTypes},
-		{"--dataset-sampling-strategy", c.DatasetSamplingStrategy, samplingStrategies},
-		{"--arrival-pattern", c.ArrivalPattern, arrivalPatterns},
-		{"--warmup-arrival-pattern", c.WarmupArrivalPattern, arrivalPatterns},
 	} {
 		if ch.val != "" && !slices.Contains(ch.allowed, ch.val) {
 			add("%s %q is not valid; choose one of: %s", ch.flag, ch.val, strings.Join(ch.allowed, ", "))
@@ -126,7 +121,7 @@ func (c *RunConfig) validateRanges(add adder) {
 	}
 }
 
-// validateModes checks AIPerf's rejected flag combinations (facts §4.8),
+// validateModes checks AIPerf's rejected flag combinations (docs/METRICS.md §9, Load generation),
 // each message naming the flags and the rule.
 func (c *RunConfig) validateModes(add adder) {
 	mode := c.Mode()

@@ -74,7 +74,7 @@ func TestValidateLoadGenRules(t *testing.T) {
 		{"url strategy", []string{"--url-strategy", "random"}, `--url-strategy "random" is not valid; choose one of: round_robin`},
 		{"connection reuse", []string{"--connection-reuse-strategy", "sticky"}, `--connection-reuse-strategy "sticky" is not valid; choose one of: pooled, never, sticky-user-sessions`},
 
-		// facts §4.8 combinations
+		// AIPerf's rejected combinations (docs/METRICS.md §9)
 		{"user-centric with rate", []string{"--user-centric-rate", "5", "--num-users", "2", "--session-turns-mean", "2", "--request-rate", "3"}, "--user-centric-rate cannot be used together with --request-rate"},
 		{"user-centric with pattern", []string{"--user-centric-rate", "5", "--num-users", "2", "--session-turns-mean", "2", "--arrival-pattern", "constant"}, "--user-centric-rate cannot be used together with --arrival-pattern"},
 		{"user-centric without users", []string{"--user-centric-rate", "5", "--session-turns-mean", "2"}, "--user-centric-rate requires --num-users to be set"},

@@ -5,7 +5,13 @@ import (
 	"testing"
 )
 
-var testChoices = Choices{EndpointTypes: []string{"chat", "completions"}, UITypes: []string{"simple", "none"}}
+var testChoices = Choices{
+	"endpoint": {"chat", "completions", "text_gen"}, "ui": {"simple", "none"},
+	"url_selection_strategy": {"round_robin"}, "custom_dataset_loader": {"mooncake_trace", "multi_turn", "random_pool", "single_turn"},
+	"dataset_sampler": {"random", "sequential", "shuffle"}, "arrival_pattern": {"concurrency_burst", "constant", "gamma", "poisson"},
+	"transport": {"http"}, "ramp": {"linear", "exponential", "poisson"}, "tokenizer": {"builtin", "hf"},
+	"record_processor": {"metric_record"},
+}
 
 func TestValidateErrors(t *testing.T) {
 	tests := []struct {
@@ -20,7 +26,7 @@ func TestValidateErrors(t *testing.T) {
 		{"request count", nil, []string{"--request-count", "0"}, "--request-count must be >= 1 (got 0)"},
 		{"warmup zero", nil, []string{"--warmup-request-count", "0"}, "--warmup-request-count must be > 0 (got 0)"},
 		{"concurrency above count", nil, []string{"--concurrency", "50", "--request-count", "10"}, "--concurrency (50) cannot be greater than --request-count (10)"},
-		{"endpoint type", nil, []string{"--endpoint-type", "chatt"}, `--endpoint-type "chatt" is not valid; choose one of: chat, completions`},
+		{"endpoint type", nil, []string{"--endpoint-type", "chatt"}, `--endpoint-type "chatt" is not valid; choose one of: chat, completions, text_gen`},
 		{"export level", nil, []string{"--export-level", "x"}, `--export-level "x" is not valid; choose one of: summary, records, raw`},
 		{"log level", nil, []string{"--log-level", "loud"}, `--log-level "LOUD" is not valid; choose one of: TRACE, DEBUG, INFO, NOTICE, WARNING, SUCCESS, ERROR, CRITICAL`},
 		{"ui type", nil, []string{"--ui", "tui"}, `--ui-type "tui" is not valid; choose one of: simple, none`},

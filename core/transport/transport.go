@@ -8,6 +8,7 @@ import (
 	"bytes"
 	"context"
 	"fmt"
+	"io"
 	"net/http"
 	"net/http/httptrace"
 	"strings"
@@ -19,7 +20,14 @@ import (
 	sdk "github.com/aiperf-go/aiperf/plugin-sdk"
 )
 
-var _ sdk.Transport = (*HTTPTransport)(nil)
+// Name is the transport's plugin name (--transport http).
+const Name = "http"
+
+var (
+	_ sdk.Transport   = (*HTTPTransport)(nil)
+	_ sdk.Initializer = (*HTTPTransport)(nil)
+	_ io.Closer       = (*HTTPTransport)(nil)
+)
 
 // HTTPTransport sends requests over one shared, load-tuned net/http client.
 // It is safe for concurrent use.
@@ -45,6 +53,19 @@ func New(opts Options) *HTTPTransport {
 	}
 	t.parsers.New = func() any { return new(SSEParser) }
 	return t
+}
+
+// Init sizes the pool to the run: one connection per request the run may
+// have in flight (unbounded for open loops without a ceiling), and the
+// request timeout. It replaces the client New built, so call it before the
+// first Send.
+func (t *HTTPTransport) Init(_ context.Context, run sdk.RunInfo) error {
+	o := t.opts
+	o.MaxConnsPerHost, o.Timeout = run.MaxConcurrency, run.RequestTimeout
+	o = o.withDefaults()
+	t.opts = o
+	t.client, t.tr = newHTTPClient(o)
+	return nil
 }
 
 // Close drops idle keep-alive connections. Requests in flight finish.

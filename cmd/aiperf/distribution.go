@@ -1,0 +1,111 @@
+package main
+
+import (
+	aiperf "github.com/aiperf-go/aiperf"
+	"github.com/aiperf-go/aiperf/core/app"
+	"github.com/aiperf-go/aiperf/core/transport"
+	sdk "github.com/aiperf-go/aiperf/plugin-sdk"
+	"github.com/aiperf-go/aiperf/plugins/builtin/accumulator/metricresults"
+	"github.com/aiperf-go/aiperf/plugins/builtin/arrival"
+	"github.com/aiperf-go/aiperf/plugins/builtin/consoleexporter/errorsummary"
+	"github.com/aiperf-go/aiperf/plugins/builtin/consoleexporter/metricstable"
+	"github.com/aiperf-go/aiperf/plugins/builtin/dataexporter/csvexport"
+	"github.com/aiperf-go/aiperf/plugins/builtin/dataexporter/inputsexport"
+	"github.com/aiperf-go/aiperf/plugins/builtin/dataexporter/jsonexport"
+	"github.com/aiperf-go/aiperf/plugins/builtin/dataexporter/jsonlexport"
+	"github.com/aiperf-go/aiperf/plugins/builtin/dataset/custom"
+	"github.com/aiperf-go/aiperf/plugins/builtin/dataset/customloader/mooncaketrace"
+	"github.com/aiperf-go/aiperf/plugins/builtin/dataset/customloader/multiturn"
+	"github.com/aiperf-go/aiperf/plugins/builtin/dataset/customloader/singleturn"
+	"github.com/aiperf-go/aiperf/plugins/builtin/dataset/synthetic"
+	"github.com/aiperf-go/aiperf/plugins/builtin/endpoint/chat"
+	"github.com/aiperf-go/aiperf/plugins/builtin/endpoint/completions"
+	"github.com/aiperf-go/aiperf/plugins/builtin/ramp"
+	"github.com/aiperf-go/aiperf/plugins/builtin/recordprocessor/metricrecord"
+	"github.com/aiperf-go/aiperf/plugins/builtin/sampler"
+	"github.com/aiperf-go/aiperf/plugins/builtin/timing"
+	"github.com/aiperf-go/aiperf/plugins/builtin/tokenizer/hf"
+	"github.com/aiperf-go/aiperf/plugins/builtin/tokenizer/tiktoken"
+	"github.com/aiperf-go/aiperf/plugins/builtin/ui/noneui"
+	"github.com/aiperf-go/aiperf/plugins/builtin/ui/simpleui"
+	"github.com/aiperf-go/aiperf/plugins/builtin/urlselection"
+	"github.com/aiperf-go/aiperf/registry"
+)
+
+// The distribution: this binary's built-in plugins, each bound to its
+// category and name by a constructor typed by the category's interface. The
+// core receives this list and never names a plugin itself; plugins.yaml
+// declares the same set and TestDistributionMatchesManifest keeps the two
+// equal.
+func builtins() registry.Builtins {
+	return registry.Builtins{
+		registry.Provide(sdk.Endpoints, chat.Name, func() sdk.Endpoint { return chat.New() }),
+		registry.Provide(sdk.Endpoints, completions.Name, func() sdk.Endpoint { return completions.New() }),
+
+		registry.Provide(sdk.Transports, transport.Name, func() sdk.Transport { return transport.New(transport.Options{}) }),
+
+		registry.Provide(sdk.TimingStrategies, timing.Concurrency, func() sdk.TimingStrategy { return timing.NewConcurrency() }),
+		registry.Provide(sdk.TimingStrategies, timing.RequestRate, func() sdk.TimingStrategy { return timing.NewRequestRate() }),
+		registry.Provide(sdk.TimingStrategies, timing.FixedSchedule, func() sdk.TimingStrategy { return timing.NewFixedSchedule() }),
+		registry.Provide(sdk.TimingStrategies, timing.UserCentricRate, func() sdk.TimingStrategy { return timing.NewUserCentric() }),
+
+		registry.Provide(sdk.ArrivalPatterns, arrival.Poisson, func() sdk.ArrivalPattern { return arrival.NewPoisson() }),
+		registry.Provide(sdk.ArrivalPatterns, arrival.Constant, func() sdk.ArrivalPattern { return arrival.NewConstant() }),
+		registry.Provide(sdk.ArrivalPatterns, arrival.Gamma, func() sdk.ArrivalPattern { return arrival.NewGamma() }),
+		registry.Provide(sdk.ArrivalPatterns, arrival.Burst, func() sdk.ArrivalPattern { return arrival.NewBurst() }),
+
+		registry.Provide(sdk.Ramps, ramp.Linear, func() sdk.Ramp { return ramp.NewLinear() }),
+		registry.Provide(sdk.Ramps, ramp.Exponential, func() sdk.Ramp { return ramp.NewExponential() }),
+		registry.Provide(sdk.Ramps, ramp.Poisson, func() sdk.Ramp { return ramp.NewPoisson() }),
+
+		registry.Provide(sdk.URLSelectionStrategies, urlselection.RoundRobin, func() sdk.URLSelectionStrategy { return urlselection.NewRoundRobin() }),
+
+		registry.Provide(sdk.DatasetComposers, synthetic.Name, func() sdk.DatasetComposer { return synthetic.New() }),
+		registry.Provide(sdk.DatasetComposers, custom.Name, func() sdk.DatasetComposer { return custom.New() }),
+
+		registry.Provide(sdk.CustomDatasetLoaders, mooncaketrace.Name, func() sdk.CustomDatasetLoader { return mooncaketrace.New() }),
+		registry.Provide(sdk.CustomDatasetLoaders, singleturn.Name, func() sdk.CustomDatasetLoader { return singleturn.New() }),
+		registry.Provide(sdk.CustomDatasetLoaders, multiturn.Name, func() sdk.CustomDatasetLoader { return multiturn.New() }),
+
+		registry.Provide(sdk.DatasetSamplers, sampler.Shuffle, func() sdk.DatasetSampler { return sampler.NewShuffle() }),
+		registry.Provide(sdk.DatasetSamplers, sampler.Sequential, func() sdk.DatasetSampler { return sampler.NewSequential() }),
+		registry.Provide(sdk.DatasetSamplers, sampler.Random, func() sdk.DatasetSampler { return sampler.NewRandom() }),
+
+		registry.Provide(sdk.Tokenizers, tiktoken.Name, func() sdk.TokenizerLoader { return tiktoken.New() }),
+		registry.Provide(sdk.Tokenizers, hf.Name, func() sdk.TokenizerLoader { return hf.New() }),
+
+		registry.Provide(sdk.RecordProcessors, metricrecord.Name, func() sdk.RecordProcessor { return metricrecord.New() }),
+
+		registry.Provide(sdk.Accumulators, metricresults.Name, func() sdk.Accumulator { return metricresults.New() }),
+
+		registry.Provide(sdk.DataExporters, jsonexport.Name, func() sdk.DataExporter { return jsonexport.New() }),
+		registry.Provide(sdk.DataExporters, csvexport.Name, func() sdk.DataExporter { return csvexport.New() }),
+		registry.Provide(sdk.DataExporters, jsonlexport.Name, func() sdk.DataExporter { return jsonlexport.New() }),
+		registry.Provide(sdk.DataExporters, inputsexport.Name, func() sdk.DataExporter { return inputsexport.New() }),
+
+		registry.Provide(sdk.ConsoleExporters, metricstable.Name, func() sdk.ConsoleExporter { return metricstable.New() }),
+		registry.Provide(sdk.ConsoleExporters, errorsummary.Name, func() sdk.ConsoleExporter { return errorsummary.New() }),
+
+		registry.Provide(sdk.UIs, noneui.Name, func() sdk.UI { return noneui.New() }),
+		registry.Provide(sdk.UIs, simpleui.Name, func() sdk.UI { return simpleui.New() }),
+	}
+}
+
+// builtinManifest is the manifest declaring builtins().
+func builtinManifest() []byte { return aiperf.BuiltinManifest }
+
+// registryOptions are the registry inputs every command shares: the
+// distribution, plus whatever the command adds.
+func registryOptions(extra ...string) app.RegistryOptions {
+	return app.RegistryOptions{Builtins: builtins(), Manifest: builtinManifest(), ExtraManifests: extra}
+}
+
+// embeddedRegistry is the registry of the built-ins alone (no discovery):
+// --help's choices and the mock server's tokenizer.
+func embeddedRegistry() (*registry.Registry, error) {
+	m, err := registry.ParseManifest(builtinManifest(), app.EmbeddedManifestSource)
+	if err != nil {
+		return nil, err
+	}
+	return registry.New(builtins(), m)
+}

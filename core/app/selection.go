@@ -1,0 +1,113 @@
+package app
+
+import (
+	"github.com/aiperf-go/aiperf/core/config"
+	sdk "github.com/aiperf-go/aiperf/plugin-sdk"
+)
+
+// Selection names the plugin of every single-choice category a run uses
+// as a whole. It is the one table from configuration to plugin names:
+// nothing else in the core picks a plugin by a name of its own.
+type Selection struct {
+	// Names maps a category to its plugin. Every run-wide flag that names a
+	// plugin (config.PluginChoices: --endpoint-type, --transport, --ui-type,
+	// --url-strategy, --dataset-sampling-strategy, --ramp-type,
+	// --tokenizer-plugin) lands here, then the rules below: the composer
+	// (custom with --input-file, else synthetic, as AIPerf), the tokenizer
+	// (builtin for --tokenizer builtin) and the sampler's default (sequential
+	// for trace replay, else shuffle).
+	Names map[string]string
+	// Settings are what AIPerf's flags set on run-wide plugins, by
+	// "category.name" (the host layers them over the manifest's config and
+	// under --plugin-config).
+	Settings map[string]map[string]any
+}
+
+// Name is the plugin selected for category ("" when none is).
+func (s Selection) Name(category string) string { return s.Names[category] }
+
+// Composer names (dataset_composer plugins) the table chooses between.
+const (
+	composerSynthetic = "synthetic"
+	composerCustom    = "custom"
+)
+
+// Dataset samplers the table defaults to.
+const (
+	samplerShuffle    = "shuffle"
+	samplerSequential = "sequential"
+)
+
+// tokenizerBuiltin is both the --tokenizer value and the tokenizer plugin
+// that counts with the embedded o200k_base vocabulary.
+const tokenizerBuiltin = "builtin"
+
+// timingStrategies maps each AIPerf timing mode (chosen by
+// config.RunConfig.Mode in AIPerf's priority order) to its strategy.
+var timingStrategies = map[config.TimingMode]string{
+	config.ModeFixedSchedule: "fixed_schedule",
+	config.ModeUserCentric:   "user_centric_rate",
+	config.ModeRequestRate:   "request_rate",
+	config.ModeConcurrency:   "concurrency",
+}
+
+// selectPlugins applies the table to a validated configuration.
+func selectPlugins(cfg *config.RunConfig) Selection {
+	names := cfg.PluginChoices()
+	names[sdk.CategoryDatasetComposer] = composerSynthetic
+	if cfg.InputFile != "" {
+		names[sdk.CategoryDatasetComposer] = composerCustom
+	}
+	if sdk.NormalizeName(cfg.Tokenizer) == tokenizerBuiltin {
+		names[sdk.CategoryTokenizer] = tokenizerBuiltin
+	}
+	if names[sdk.CategoryDatasetSampler] == "" {
+		names[sdk.CategoryDatasetSampler] = samplerShuffle
+	}
+	if cfg.FixedSchedule() {
+		// Trace replay sends entries in time order, each at its offset.
+		names[sdk.CategoryDatasetSampler] = samplerSequential
+	}
+	return Selection{Names: names, Settings: runSettings(cfg)}
+}
+
+// runSettings maps AIPerf's flags onto the settings of the run-wide plugins
+// they belong to: the multi-turn flags onto the synthetic composer
+// (session_turns_mean, session_turns_stddev, turn_delay_mean_ms,
+// turn_delay_stddev_ms) and --isl-block-size onto the mooncake_trace
+// loader (block_size). A flag left at its default sets nothing, so the
+// plugin's own default stands.
+func runSettings(cfg *config.RunConfig) map[string]map[string]any {
+	out := map[string]map[string]any{}
+	if s := cfg.SyntheticSessionSettings(); len(s) > 0 {
+		out[sdk.DatasetComposers.Name+"."+composerSynthetic] = s
+	}
+	if bs, ok := cfg.ISLBlockSizeSetting(); ok {
+		out[sdk.CustomDatasetLoaders.Name+".mooncake_trace"] = map[string]any{"block_size": bs}
+	}
+	return out
+}
+
+// phasePlugins is the per-phase part of the table: the timing strategy of
+// the phase's mode and its arrival pattern, with the settings AIPerf's
+// flags give them.
+type phasePlugins struct {
+	Timing          string
+	TimingSettings  map[string]any
+	Arrival         string // "" when the strategy needs no gaps
+	ArrivalSettings map[string]any
+}
+
+func selectPhase(ps config.PhaseSettings) phasePlugins {
+	p := phasePlugins{Timing: timingStrategies[ps.Mode], Arrival: ps.ArrivalPattern}
+	switch ps.Mode {
+	case config.ModeRequestRate:
+		p.TimingSettings = map[string]any{"rate": ps.Rate, "ramp_duration": ps.RateRamp.Seconds()}
+	case config.ModeUserCentric:
+		p.TimingSettings = map[string]any{"rate": ps.UserCentricRate, "num_users": ps.NumUsers}
+	}
+	if ps.ArrivalPattern == config.ArrivalGamma && ps.Smoothness != 0 {
+		p.ArrivalSettings = map[string]any{"smoothness": ps.Smoothness}
+	}
+	return p
+}
