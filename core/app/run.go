@@ -204,10 +204,18 @@ func (r *Runner) summarize() (*sdk.Results, error) {
 	return merged, nil
 }
 
-// namedSink is an opened record sink and the exporter it belongs to.
+// namedSink is an opened record sink and the exporter it belongs to; its
+// errors name that exporter.
 type namedSink struct {
 	sdk.RecordSink
 	id string
+}
+
+func (s namedSink) WriteRecord(rec *sdk.RecordInfo) error {
+	if err := s.RecordSink.WriteRecord(rec); err != nil {
+		return fmt.Errorf("plugin %s: %w", s.id, err)
+	}
+	return nil
 }
 
 func (r *Runner) openSinks(ec *sdk.ExportContext) ([]namedSink, error) {
@@ -250,7 +258,7 @@ func ids[T any](named []registry.Named[T]) []string {
 func recordSinks(sinks []namedSink) []sdk.RecordSink {
 	out := make([]sdk.RecordSink, len(sinks))
 	for i, s := range sinks {
-		out[i] = s.RecordSink
+		out[i] = s
 	}
 	return out
 }

@@ -259,14 +259,14 @@ func (s *sender) Send(ctx context.Context, c sdk.Credit) {
 	// (trace replay pairs each schedule offset with its entry).
 	si := s.order(c.Index)
 	if si < 0 || si >= len(e.sessions) {
-		s.fail(fmt.Errorf("dataset sampler %T gave session %d to credit %d; want 0..%d", e.opts.Sampler, si, c.Index, len(e.sessions)-1))
+		s.fail(fmt.Errorf("the dataset_sampler plugin (--dataset-sampling-strategy) gave session %d to credit %d; want 0..%d", si, c.Index, len(e.sessions)-1))
 		return
 	}
 	sess := &e.sessions[si]
 	// Every turn of a session goes to one server.
 	ui := e.opts.URLSelection.Pick(c.Index, len(e.opts.URLs))
 	if ui < 0 || ui >= len(e.opts.URLs) {
-		s.fail(fmt.Errorf("URL selection strategy %T picked URL %d for credit %d; want 0..%d", e.opts.URLSelection, ui, c.Index, len(e.opts.URLs)-1))
+		s.fail(fmt.Errorf("the url_selection_strategy plugin (--url-strategy) picked URL %d for credit %d; want 0..%d", ui, c.Index, len(e.opts.URLs)-1))
 		return
 	}
 	url := e.opts.URLs[ui]

@@ -482,9 +482,9 @@ func TestRunPhaseStopsOnOutOfRangePluginIndex(t *testing.T) {
 		opts Options
 		want string
 	}{
-		{"sampler", Options{Sampler: funcSampler(func(k, _ int) int { return k })}, "dataset sampler engine.funcSampler gave session 2 to credit"},
+		{"sampler", Options{Sampler: funcSampler(func(k, _ int) int { return k })}, "the dataset_sampler plugin (--dataset-sampling-strategy) gave session 2 to credit 0"},
 		{"negative session", Options{Sampler: funcSampler(func(int, int) int { return -1 })}, "gave session -1"},
-		{"URL selection", Options{URLSelection: funcPicker(func(_, urls int) int { return urls })}, "URL selection strategy engine.funcPicker picked URL 1 for credit"},
+		{"URL selection", Options{URLSelection: funcPicker(func(_, urls int) int { return urls })}, "the url_selection_strategy plugin (--url-strategy) picked URL 1 for credit 0"},
 	}
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {

@@ -158,7 +158,7 @@ func (p *Pipeline) collect() {
 			info := metrics.ToRecordInfo(rm, p.catalog, RecordProcessorID)
 			for _, s := range p.sinks {
 				if err := s.WriteRecord(info); err != nil {
-					p.fail(fmt.Errorf("record sink %T: %w", s, err))
+					p.fail(fmt.Errorf("write record: %w", err)) // the sink names itself
 				}
 			}
 		}
