@@ -3,6 +3,7 @@
 package engine
 
 import (
+	"bytes"
 	"context"
 	"errors"
 	"fmt"
@@ -21,6 +22,17 @@ import (
 type Completed struct {
 	Record  *sdk.RequestRecord
 	Request *PreparedRequest
+	// History is the conversation before this turn as the request carried
+	// it: earlier user turns and the assistant's answers, in order. It is
+	// set only for a later turn of a session whose payload the endpoint
+	// re-rendered with that history (the body differs from the history-free
+	// one prepared ahead); then Request.InputText and Request.InputTokens
+	// cover the turn's own text only, and the record pipeline counts the
+	// ISL of the whole conversation after the request ended, off the timed
+	// path. Nil otherwise: first turns, single-turn requests, and endpoints
+	// that do not send history (completions) keep their precomputed count.
+	// Read-only: the slice is shared with the session.
+	History []sdk.HistoryEntry
 }
 
 // Connection reuse strategies (--connection-reuse-strategy).
@@ -311,7 +323,13 @@ func (s *sender) Send(ctx context.Context, c sdk.Credit) {
 			return // cut off by the grace period: excluded
 		}
 		lastStart = rec.StartPerfNs
-		s.done(Completed{Record: rec, Request: req})
+		done := Completed{Record: rec, Request: req}
+		if ti > 0 && !bytes.Equal(payload, req.Payload) {
+			// The history went into the body: the ISL counts it. Compared
+			// after the last byte; the cap keeps later appends off it.
+			done.History = history[:len(history):len(history)]
+		}
+		s.done(done)
 		if !rec.Valid() || ctx.Err() != nil {
 			return // a failed turn ends the session: its history is unknown
 		}
@@ -381,6 +399,8 @@ func (s *sender) sendTurn(ctx context.Context, c sdk.Credit, req *PreparedReques
 	}
 	headers["X-Request-ID"] = rec.XRequestID
 	headers["X-Correlation-ID"] = correlationID
+	// What was sent, for the raw export (two pointers: free at other levels).
+	rec.RequestHeaders, rec.RequestBody = headers, payload
 	e.sent.Add(1)
 	treq := &sdk.TransportRequest{
 		URL: url, Headers: headers, Body: payload,

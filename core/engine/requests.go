@@ -14,8 +14,10 @@ type PreparedRequest struct {
 	TurnIndex      int
 	Model          string
 	Payload        []byte
-	// InputText is the prompt text (for ISL); InputTokens its count, or nil
-	// when the endpoint does not tokenize input.
+	// InputText is this turn's own prompt text (its texts joined without a
+	// separator); InputTokens its count, or nil when the endpoint does not
+	// tokenize input. They are the ISL of a request sent without history;
+	// for a later turn sent with it, Completed.History completes the input.
 	InputText   string
 	InputTokens *int
 	MaxTokens   *int

@@ -89,6 +89,66 @@ func TestSessionsCarryHistoryAndDelays(t *testing.T) {
 	}
 }
 
+// historyBlind renders every turn without the conversation (like a
+// completions endpoint, whose prompt has no place for history).
+type historyBlind struct{ chatFixture }
+
+func (h historyBlind) FormatPayload(req sdk.RequestInfo) ([]byte, error) {
+	req.History = nil
+	return h.chatFixture.FormatPayload(req)
+}
+
+// A later turn's Completed carries the history its body was rendered with,
+// so the record pipeline counts the ISL of the whole conversation; the
+// turn's prepared count stays its own text.
+func TestCompletedCarriesTheHistorySent(t *testing.T) {
+	for _, tc := range []struct {
+		name        string
+		ep          sdk.Endpoint
+		wantHistory [][]string // per turn, "role:text"
+	}{
+		{"chat", chatFixture{}, [][]string{nil, {"user:first question", "assistant:reply-1"},
+			{"user:first question", "assistant:reply-1", "user:second question", "assistant:reply-2"}}},
+		{"history not rendered", historyBlind{}, [][]string{nil, nil, nil}},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			echo := &echoServer{}
+			srv := httptest.NewServer(echo)
+			defer srv.Close()
+			popts := PrepareOptions{Models: []string{"m"}, Streaming: true, Tokenizer: wordTokenizer{}}
+			convs := []sdk.Conversation{{SessionID: "s1", Turns: []sdk.Turn{
+				{Texts: []string{"first question"}}, {Texts: []string{"second question"}}, {Texts: []string{"third question"}}}}}
+			reqs, _, err := Prepare(tc.ep, convs, popts)
+			if err != nil {
+				t.Fatal(err)
+			}
+			e := newEngine(t, realTransport(t), reqs, Options{URLs: []string{srv.URL}, Streaming: true, Endpoint: tc.ep, Prepare: popts})
+			var col collector
+			if err := e.RunPhase(context.Background(), sdk.PhasePlan{Phase: sdk.PhaseProfiling, RequestCount: 1, Concurrency: 1}, col.done); err != nil {
+				t.Fatal(err)
+			}
+			if len(col.got) != 3 {
+				t.Fatalf("%d records, want 3", len(col.got))
+			}
+			for i, c := range col.got {
+				var got []string
+				for _, h := range c.History {
+					got = append(got, h.Role+":"+h.Text)
+				}
+				if fmt.Sprint(got) != fmt.Sprint(tc.wantHistory[i]) {
+					t.Errorf("turn %d history %q, want %q", i, got, tc.wantHistory[i])
+				}
+				if len(c.History) != cap(c.History) {
+					t.Errorf("turn %d: history cap %d > len %d: a later turn could write into it", i, cap(c.History), len(c.History))
+				}
+				if c.Request.InputTokens == nil || *c.Request.InputTokens != 2 {
+					t.Errorf("turn %d: prepared InputTokens %v, want its own 2 words", i, c.Request.InputTokens)
+				}
+			}
+		})
+	}
+}
+
 func TestRequestBudgetStopsMidSession(t *testing.T) {
 	echo := &echoServer{}
 	srv := httptest.NewServer(echo)

@@ -31,9 +31,23 @@ const (
 // tokens; one with no generated text at all has none (absent). A response
 // unit the endpoint cannot parse turns the record into an error, because
 // its token counts would otherwise be silently wrong.
+//
+// The input of a single-turn request was counted when payloads were
+// prepared. A later turn sent with the conversation's history
+// (c.History) is counted here, over the whole conversation it carried
+// (see InputText); with server usage only when the record has no
+// responses, so no usage can replace the count.
 func Parse(ep sdk.Endpoint, tok sdk.Tokenizer, c engine.Completed, src TokenSource) *sdk.ParsedRecord {
 	rec := c.Record
 	pr := &sdk.ParsedRecord{Record: rec, InputText: c.Request.InputText, InputTokens: c.Request.InputTokens}
+	if len(c.History) > 0 {
+		pr.InputText, pr.InputTokens = InputText(c), nil
+		if tok != nil && (src == ClientTokenizer || len(rec.Responses) == 0) && pr.InputText != "" &&
+			ep.Metadata().TokenizesInput {
+			n := tok.Count(pr.InputText)
+			pr.InputTokens = &n
+		}
+	}
 	if len(rec.Responses) == 0 {
 		return pr
 	}
@@ -123,4 +137,28 @@ func unitParser(ep sdk.Endpoint, units []sdk.Response) func(i int) (sdk.ParsedRe
 		}
 		return parsed[i], nil
 	}
+}
+
+// InputText is the input a request carried, as ISL counts it: for a turn
+// sent with history, the text of every message of the conversation so far
+// (earlier user turns and the assistant's answers) and then the turn's own
+// text, joined with single spaces, as AIPerf joins the texts of a request
+// before its one encode (empty messages included, as AIPerf does); else
+// the turn's own text.
+func InputText(c engine.Completed) string {
+	if len(c.History) == 0 {
+		return c.Request.InputText
+	}
+	n := len(c.Request.InputText) + len(c.History)
+	for _, h := range c.History {
+		n += len(h.Text)
+	}
+	var b strings.Builder
+	b.Grow(n)
+	for _, h := range c.History {
+		b.WriteString(h.Text)
+		b.WriteByte(' ')
+	}
+	b.WriteString(c.Request.InputText)
+	return b.String()
 }

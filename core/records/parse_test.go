@@ -330,3 +330,74 @@ func TestParseUsesOneCallPerRecordWhenOffered(t *testing.T) {
 		t.Errorf("a failing record parser gave %+v", pr.Record.Error)
 	}
 }
+
+// countingWords is the word tokenizer counting its calls.
+type countingWords struct {
+	testfixtures.Words
+	calls *int
+}
+
+func (c countingWords) Count(text string) int { *c.calls++; return c.Words.Count(text) }
+
+// inputOnlyOff is the chat fixture declaring that it does not tokenize input.
+type inputOnlyOff struct{ testfixtures.Endpoint }
+
+func (inputOnlyOff) Metadata() sdk.EndpointMetadata {
+	md := testfixtures.ChatEndpointMetadata
+	md.TokenizesInput = false
+	return md
+}
+
+// A later turn sent with history is counted over every message it carried:
+// earlier user turns and answers, then its own text, joined with spaces.
+func TestParseCountsTheConversationOfALaterTurn(t *testing.T) {
+	history := []sdk.HistoryEntry{{Role: "user", Text: "first question here"}, {Role: "assistant", Text: "an answer"},
+		{Role: "user", Text: "second"}, {Role: "assistant", Text: "again"}}
+	later := func(units ...string) engine.Completed {
+		c := completed(units...)
+		c.History = history
+		return c
+	}
+	const full = "first question here an answer second again the prompt"
+	if got := InputText(later()); got != full {
+		t.Errorf("InputText = %q, want %q", got, full)
+	}
+	if got := InputText(completed()); got != "the prompt" {
+		t.Errorf("InputText of a turn without history = %q, want its own text", got)
+	}
+
+	calls := 0
+	tok := countingWords{calls: &calls}
+	pr := Parse(chat, tok, later(contentChunk("Hi"), usageChunk(99, 1), doneEvent), ClientTokenizer)
+	checkCount(t, "InputTokens", pr.InputTokens, intp(9))
+	if pr.InputText != full {
+		t.Errorf("ParsedRecord.InputText = %q, want the conversation sent", pr.InputText)
+	}
+	// A failed later turn: error_isl covers what was sent, too.
+	failed := later()
+	failed.Record.Error = &sdk.ErrorDetails{Code: 500, Type: "Internal Server Error"}
+	checkCount(t, "InputTokens (failed)", Parse(chat, words, failed, ClientTokenizer).InputTokens, intp(9))
+
+	// Server usage: prompt_tokens, and no tokenizer call for it.
+	calls = 0
+	pr = Parse(chat, tok, later(contentChunk("Hi"), usageChunk(99, 1), doneEvent), ServerUsage)
+	checkCount(t, "InputTokens (server usage)", pr.InputTokens, intp(99))
+	if calls != 0 {
+		t.Errorf("the tokenizer was called %d times with --use-server-token-count", calls)
+	}
+	// ... except for a record with no response, which no usage can count
+	// (as the prepared count of a first turn).
+	checkCount(t, "InputTokens (server usage, no response)", Parse(chat, words, failed, ServerUsage).InputTokens, intp(9))
+
+	// No tokenizer, or an endpoint that does not tokenize input: no ISL.
+	checkCount(t, "InputTokens (no tokenizer)", Parse(chat, nil, later(contentChunk("Hi")), ClientTokenizer).InputTokens, nil)
+	checkCount(t, "InputTokens (endpoint without ISL)", Parse(inputOnlyOff{}, words, later(contentChunk("Hi")), ClientTokenizer).InputTokens, nil)
+
+	// A single-turn request keeps its prepared count: no tokenizer call.
+	calls = 0
+	pr = Parse(chat, tok, completed(contentChunk("Hi")), ClientTokenizer)
+	checkCount(t, "InputTokens (single turn)", pr.InputTokens, intp(2))
+	if calls != 1 { // the answer only
+		t.Errorf("%d tokenizer calls for a single-turn record, want 1 (its answer)", calls)
+	}
+}

@@ -24,6 +24,7 @@ type Pipeline struct {
 	processors   []sdk.RecordProcessor
 	names        []string
 	catalog      *metrics.Catalog
+	layout       metrics.PhaseLayout
 	accumulators []sdk.Accumulator
 	sinks        []sdk.RecordSink
 	log          *slog.Logger
@@ -49,6 +50,9 @@ type Config struct {
 	// ProcessorNames name Processors (same order) in messages; a missing
 	// name falls back to the processor's Go type.
 	ProcessorNames []string
+	// Phases numbers the phases in the per-record export (phase_index is 1
+	// for profiling records when a warmup phase ran first).
+	Phases metrics.PhaseLayout
 	// Catalog is the run's metric catalog, built from every processor's
 	// declared metrics: values that do not apply to the run are dropped
 	// before accumulators and sinks see them, and the JSONL lines take
@@ -83,7 +87,7 @@ func NewPipeline(cfg Config) *Pipeline {
 	}
 	p := &Pipeline{
 		endpoint: cfg.Endpoint, tokenizer: cfg.Tokenizer, processors: cfg.Processors,
-		names: names, catalog: cfg.Catalog, accumulators: cfg.Accumulators, sinks: cfg.Sinks, log: log, tokenSource: cfg.TokenSource,
+		names: names, catalog: cfg.Catalog, layout: cfg.Phases, accumulators: cfg.Accumulators, sinks: cfg.Sinks, log: log, tokenSource: cfg.TokenSource,
 		in:        make(chan engine.Completed, 4096),
 		processed: make(chan *sdk.RecordMetrics, 4096),
 	}
@@ -155,7 +159,11 @@ func (p *Pipeline) collect() {
 			acc.Add(rm)
 		}
 		if len(p.sinks) > 0 {
-			info := metrics.ToRecordInfo(rm, p.catalog, RecordProcessorID)
+			info := metrics.ToRecordInfoIn(rm, p.catalog, RecordProcessorID, p.layout)
+			if info != nil {
+				// The raw exporter writes the exchange from the record itself.
+				info.Request = rm.Record
+			}
 			for _, s := range p.sinks {
 				if err := s.WriteRecord(info); err != nil {
 					p.fail(fmt.Errorf("write record: %w", err)) // the sink names itself

@@ -65,7 +65,7 @@ func copies(done []engine.Completed) []engine.Completed {
 
 // fixtureCatalog is the catalog of a run whose only processor is the
 // fixture one.
-func fixtureCatalog(t *testing.T, info sdk.RunInfo, extra ...metrics.Declared) *metrics.Catalog {
+func fixtureCatalog(t testing.TB, info sdk.RunInfo, extra ...metrics.Declared) *metrics.Catalog {
 	t.Helper()
 	decl := append([]metrics.Declared{{Plugin: "fixture", Specs: testfixtures.Processor{}.Metrics()}}, extra...)
 	cat, err := metrics.NewCatalog(decl, info)
@@ -80,7 +80,7 @@ type coreAccumulator struct{ *metrics.Accumulator }
 
 func (a coreAccumulator) Summarize() (*sdk.Results, error) { return a.Accumulator.Summarize(), nil }
 
-func newCoreAccumulator(t *testing.T, cat *metrics.Catalog, info sdk.RunInfo) coreAccumulator {
+func newCoreAccumulator(t testing.TB, cat *metrics.Catalog, info sdk.RunInfo) coreAccumulator {
 	t.Helper()
 	acc, err := metrics.NewAccumulator(cat, info)
 	if err != nil {

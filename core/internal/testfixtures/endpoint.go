@@ -19,13 +19,33 @@ var _ sdk.Endpoint = Endpoint{}
 // Metadata describes a streaming chat endpoint.
 func (Endpoint) Metadata() sdk.EndpointMetadata { return ChatEndpointMetadata }
 
-// FormatPayload renders a minimal chat body.
+// FormatPayload renders a minimal chat body: the history's messages (a
+// later turn of a multi-turn session), then one message per text of the
+// turn, with max_completion_tokens when the turn asks for a length and
+// stream_options.include_usage when asked for usage.
 func (Endpoint) FormatPayload(req sdk.RequestInfo) ([]byte, error) {
-	msgs := make([]map[string]string, 0, len(req.Turn.Texts))
-	for _, t := range req.Turn.Texts {
-		msgs = append(msgs, map[string]string{"role": "user", "content": t})
+	msgs := make([]map[string]string, 0, len(req.History)+len(req.Turn.Texts))
+	for _, h := range req.History {
+		msgs = append(msgs, map[string]string{"role": roleOr(h.Role), "content": h.Text})
 	}
-	return json.Marshal(map[string]any{"model": req.Model, "messages": msgs, "stream": req.Streaming})
+	for _, t := range req.Turn.Texts {
+		msgs = append(msgs, map[string]string{"role": roleOr(req.Turn.Role), "content": t})
+	}
+	body := map[string]any{"model": req.Model, "messages": msgs, "stream": req.Streaming}
+	if req.Turn.MaxTokens != nil {
+		body["max_completion_tokens"] = *req.Turn.MaxTokens
+	}
+	if req.IncludeUsage {
+		body["stream_options"] = map[string]bool{"include_usage": true}
+	}
+	return json.Marshal(body)
+}
+
+func roleOr(role string) string {
+	if role == "" {
+		return "user"
+	}
+	return role
 }
 
 type message struct {
