@@ -37,6 +37,14 @@ type RequestRecord struct {
 	Phase          string `json:"benchmark_phase"`
 	WorkerID       string `json:"worker_id"`
 
+	// RequestHeaders and RequestBody are what the engine sent: every
+	// header, credentials included and NOT redacted (a writer must redact
+	// them: the raw exporter does), and the exact body bytes. Both are nil
+	// for a request that was never sent (a later turn whose payload could
+	// not be rendered). Read-only; never serialized.
+	RequestHeaders map[string]string `json:"-"`
+	RequestBody    []byte            `json:"-"`
+
 	CreditIssuedNs int64 `json:"credit_issued_ns"`
 	// ScheduledNs is when the timing strategy meant this request to go out;
 	// 0 for closed-loop requests, which have no schedule.
@@ -56,6 +64,67 @@ type RequestRecord struct {
 	Error              *ErrorDetails `json:"error,omitempty"`
 	WasCancelled       bool          `json:"was_cancelled"`
 	CancellationTimeNs int64         `json:"cancellation_time_ns,omitempty"`
+
+	// HTTPTrace is the request's HTTP lifecycle as the transport saw it on
+	// the connection; nil when no response arrived (the request failed
+	// before response headers) or the transport does not trace.
+	HTTPTrace *HTTPTrace `json:"http_trace,omitempty"`
+}
+
+// HTTPTrace is one request's HTTP lifecycle: AIPerf's aiohttp trace data
+// (AioHttpTraceData), from which the http_req_* metrics are computed
+// (docs/METRICS.md §2.3). Stamps are monotonic readings on the process clock
+// (core/clock); 0 means the event did not happen (a reused connection has no
+// DNS or connect stamps). Counters count what AIPerf counts: request and
+// response body bytes, not the request line, headers or chunk framing.
+type HTTPTrace struct {
+	// RequestSendStartNs is when the transport took the request, before it
+	// asked the pool for a connection (aiohttp's on_request_start): the
+	// sending phase therefore includes getting the connection, as in AIPerf.
+	RequestSendStartNs int64 `json:"request_send_start_perf_ns"`
+
+	// PoolWaitStartNs..PoolWaitEndNs is the wait for a connection: from
+	// asking the pool to holding a pooled connection, or to the start of
+	// opening a new one (aiohttp's connection_queued_start/end).
+	PoolWaitStartNs int64 `json:"connection_pool_wait_start_perf_ns,omitempty"`
+	PoolWaitEndNs   int64 `json:"connection_pool_wait_end_perf_ns,omitempty"`
+	// ConnectionReused reports a connection taken from the pool rather than
+	// opened for this request (aiohttp's connection_reuseconn).
+	ConnectionReused bool `json:"connection_reused"`
+	// DNSLookupStartNs..DNSLookupEndNs is the host name's resolution for a
+	// new connection; both 0 for an IP address or a reused connection.
+	DNSLookupStartNs int64 `json:"dns_lookup_start_perf_ns,omitempty"`
+	DNSLookupEndNs   int64 `json:"dns_lookup_end_perf_ns,omitempty"`
+	// TCPConnectStartNs..TCPConnectEndNs is the opening of a new connection
+	// (aiohttp's connection_create_start/end): name resolution, TCP connect
+	// and, for https, the TLS handshake, until the request holds it.
+	TCPConnectStartNs int64 `json:"tcp_connect_start_perf_ns,omitempty"`
+	TCPConnectEndNs   int64 `json:"tcp_connect_end_perf_ns,omitempty"`
+	// TLSHandshakeStartNs..TLSHandshakeEndNs is the TLS part of it (ours:
+	// aiohttp does not separate it).
+	TLSHandshakeStartNs int64 `json:"tls_handshake_start_perf_ns,omitempty"`
+	TLSHandshakeEndNs   int64 `json:"tls_handshake_end_perf_ns,omitempty"`
+
+	// RequestHeadersSentNs is when the request line and headers were
+	// written, RequestSendEndNs when the whole request was.
+	RequestHeadersSentNs int64 `json:"request_headers_sent_perf_ns,omitempty"`
+	RequestSendEndNs     int64 `json:"request_send_end_perf_ns,omitempty"`
+	// RequestChunks counts the writes of request body data to the
+	// connection, RequestBytes the body bytes written.
+	RequestChunks int64 `json:"request_chunks_count"`
+	RequestBytes  int64 `json:"request_bytes_total"`
+
+	// ResponseHeadersReceivedNs is when the response headers had been read
+	// (the record's AckPerfNs).
+	ResponseHeadersReceivedNs int64 `json:"response_headers_received_perf_ns,omitempty"`
+	// ResponseReceiveStartNs and ResponseReceiveEndNs are the first and last
+	// body chunk's arrival. A streamed body counts one chunk per read that
+	// returned data; a whole body read at once (non-streaming, errors) is one
+	// chunk at its end, as aiohttp's read() reports it.
+	ResponseReceiveStartNs int64 `json:"response_receive_start_perf_ns,omitempty"`
+	ResponseReceiveEndNs   int64 `json:"response_receive_end_perf_ns,omitempty"`
+	ResponseChunks         int64 `json:"response_chunks_count"`
+	ResponseBytes          int64 `json:"response_bytes_total"`
 }
 
 // Valid reports whether the request succeeded.

@@ -28,6 +28,7 @@ type bodyRead struct {
 	rec     *sdk.RequestRecord
 	resp    *http.Response
 	timeout time.Duration
+	trace   *httpTrace // counts the body's chunks and bytes
 }
 
 func (r *bodyRead) fail(err error) {
@@ -56,6 +57,7 @@ func (r *bodyRead) readSSE() {
 		n, err := r.resp.Body.Read(buf)
 		now := clock.Now()
 		if n > 0 {
+			r.trace.received(n, now)
 			from := len(rec.Responses)
 			rec.Responses = p.Feed(rec.Responses, buf[:n], now)
 			if r.sseFailed(p, from, now) {
@@ -123,6 +125,7 @@ func (r *bodyRead) readWhole() {
 		if errors.Is(err, io.EOF) {
 			r.rec.Responses = append(r.rec.Responses, sdk.Response{PerfNs: now, Data: data[:len(data):len(data)]})
 			r.rec.EndPerfNs = now
+			r.trace.receivedWhole(len(data), now)
 			return
 		}
 		if err != nil {
@@ -136,7 +139,10 @@ func (r *bodyRead) readWhole() {
 // body (up to 64 KiB) as the message. A body cut short by an I/O error
 // still yields the HTTP error with what arrived.
 func (r *bodyRead) readError() {
-	body, _ := io.ReadAll(io.LimitReader(r.resp.Body, maxErrorBody))
+	body, err := io.ReadAll(io.LimitReader(r.resp.Body, maxErrorBody))
 	r.rec.EndPerfNs = clock.Now()
 	r.rec.Error = httpError(r.resp, body)
+	if err == nil {
+		r.trace.receivedWhole(len(body), r.rec.EndPerfNs)
+	}
 }

@@ -5,7 +5,6 @@
 package transport
 
 import (
-	"bytes"
 	"context"
 	"fmt"
 	"io"
@@ -124,6 +123,7 @@ func (t *HTTPTransport) Send(ctx context.Context, req *sdk.TransportRequest, rec
 	rec.Streaming, rec.Status, rec.Responses, rec.Error = req.Streaming, 0, nil, nil
 	rec.AckPerfNs, rec.EndPerfNs = 0, 0
 	rec.WasCancelled, rec.CancellationTimeNs = false, 0
+	rec.HTTPTrace = nil
 
 	timeout := req.Timeout
 	if timeout <= 0 {
@@ -131,14 +131,17 @@ func (t *HTTPTransport) Send(ctx context.Context, req *sdk.TransportRequest, rec
 	}
 	// A scheduled cancellation (--request-cancellation-rate) is a run-level
 	// cancel for this request alone, timed from when its body was written.
+	var wc *writeCanceller
 	if req.CancelAtSend || req.CancelAfterSent > 0 {
 		var cancel context.CancelFunc
 		ctx, cancel = context.WithCancel(ctx)
 		defer cancel()
-		wc := cancelAfterWrite(req.CancelAfterSent, cancel)
+		wc = cancelAfterWrite(req.CancelAfterSent, cancel)
 		defer wc.stop()
-		ctx = httptrace.WithClientTrace(ctx, &httptrace.ClientTrace{WroteRequest: func(httptrace.WroteRequestInfo) { wc.arm() }})
 	}
+	// The HTTP trace (http_req_* metrics) is always on, as in AIPerf.
+	trace := newHTTPTrace(wc, req.URL, t.opts.UseEnvProxy)
+	ctx = httptrace.WithClientTrace(ctx, &trace.ct)
 	reqCtx := ctx
 	if timeout > 0 {
 		var cancel context.CancelFunc
@@ -146,7 +149,7 @@ func (t *HTTPTransport) Send(ctx context.Context, req *sdk.TransportRequest, rec
 		defer cancel()
 	}
 
-	hreq, err := newHTTPRequest(reqCtx, req)
+	hreq, err := newHTTPRequest(reqCtx, req, trace)
 	if err != nil {
 		now := clock.Now()
 		rec.StartPerfNs, rec.TimestampNs, rec.EndPerfNs = now, clock.WallNs(now), now
@@ -167,7 +170,7 @@ func (t *HTTPTransport) Send(ctx context.Context, req *sdk.TransportRequest, rec
 	rec.AckPerfNs = clock.Now()
 	rec.Status = resp.StatusCode
 
-	r := bodyRead{t: t, onEvent: req.OnEvent, ctx: ctx, reqCtx: reqCtx, rec: rec, resp: resp, timeout: timeout}
+	r := bodyRead{t: t, onEvent: req.OnEvent, ctx: ctx, reqCtx: reqCtx, rec: rec, resp: resp, timeout: timeout, trace: trace}
 	switch {
 	case resp.StatusCode < 200 || resp.StatusCode > 299:
 		r.readError()
@@ -178,20 +181,23 @@ func (t *HTTPTransport) Send(ctx context.Context, req *sdk.TransportRequest, rec
 		rec.Streaming = false
 		r.readWhole()
 	}
+	trace.finish(rec)
 }
 
 // newHTTPRequest builds the wire request with exactly the caller's headers:
 // Go adds no Accept-Encoding (compression is off) and no User-Agent (an
 // empty value suppresses its default).
-func newHTTPRequest(ctx context.Context, req *sdk.TransportRequest) (*http.Request, error) {
+// trace counts the body per write of the request.
+func newHTTPRequest(ctx context.Context, req *sdk.TransportRequest, trace *httpTrace) (*http.Request, error) {
 	method := req.Method
 	if method == "" {
 		method = http.MethodPost
 	}
-	hreq, err := http.NewRequestWithContext(ctx, method, req.URL, bytes.NewReader(req.Body))
+	hreq, err := http.NewRequestWithContext(ctx, method, req.URL, nil)
 	if err != nil {
 		return nil, fmt.Errorf("invalid request: %w", err)
 	}
+	trace.setBody(hreq, req.Body)
 	if hreq.URL.Scheme != "http" && hreq.URL.Scheme != "https" {
 		return nil, fmt.Errorf("invalid request URL %q: scheme must be http or https", req.URL)
 	}
