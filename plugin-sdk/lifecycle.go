@@ -68,6 +68,10 @@ type RunInfo struct {
 	RequestTimeout time.Duration
 	// ArtifactDir is where the run's files go.
 	ArtifactDir string
+	// UseServerTokenCount is --use-server-token-count: token counts come
+	// from the server's usage, so comparing usage with client counts
+	// (USAGE_DIFF_ONLY metrics) has nothing to compare.
+	UseServerTokenCount bool
 }
 
 // DecodeConfig decodes a plugin's settings (a JSON object) into target, a

@@ -122,6 +122,20 @@ type Accumulator interface {
 	Summarize() (*Results, error)
 }
 
+// PhaseObserver is implemented by accumulators that need the wall-clock
+// bounds of the phase whose records they fold (the built-in one measures
+// the throughputs over the profiling phase, as AIPerf does). The core calls
+// PhaseStarted just before the phase's timing strategy issues its first
+// credit and PhaseEnded once every request the phase started has finished,
+// with epoch nanoseconds on the clock of RequestRecord.TimestampNs. Only
+// the profiling phase is reported: warmup records never reach
+// accumulators. Both are called from another goroutine than Add's, so an
+// implementation must be safe for that.
+type PhaseObserver interface {
+	PhaseStarted(phase string, wallNs int64)
+	PhaseEnded(phase string, wallNs int64)
+}
+
 // MetricsAware is implemented by plugins (accumulators, data and console
 // exporters) that need the metrics every record processor of the run
 // declared. The core calls it

@@ -3,6 +3,7 @@ package metrics
 import (
 	"errors"
 	"math"
+	"os"
 	"sync/atomic"
 
 	sdk "github.com/aiperf-go/aiperf/plugin-sdk"
@@ -31,8 +32,19 @@ type Accumulator struct {
 	// results' start and end times.
 	firstStartNs, lastEndNs int64
 
+	// phaseStart/phaseEnd are the profiling phase's wall-clock bounds, set
+	// by the runner (SetPhaseStart, SetPhaseEnd) from another goroutine than
+	// Add's: the throughputs divide by their span (docs/METRICS.md §2.2).
+	phaseStart, phaseEnd phaseBound
+
 	errIndex map[sdk.ErrorDetails]int
 	errs     []sdk.ErrorCount
+
+	// fam holds the counters and timing series of AIPerf 0.13's metric
+	// families (families.go).
+	fam families
+	// sweep holds what the sweep metrics need of every record (sweep.go).
+	sweep sweepState
 }
 
 // Counts is a cheap point-in-time view for live progress displays.
@@ -57,7 +69,13 @@ func NewAccumulator(cat *Catalog, info sdk.RunInfo) (*Accumulator, error) {
 	if (len(info.Goodput) > 0) == cat.disallowed.Has(sdk.FlagGoodput) {
 		return nil, errors.New("metrics: the catalog and the accumulator disagree on whether the run has goodput SLOs; build the catalog with the run's final RunInfo")
 	}
+	th, err := ThresholdsFromEnv(os.Getenv)
+	if err != nil {
+		return nil, err
+	}
 	return &Accumulator{
+		fam:           newFamilies(cat, th),
+		sweep:         newSweepState(cat),
 		cat:           cat,
 		series:        make([]series, cat.nRecord),
 		slos:          resolveSLOs(info.Goodput, cat),
@@ -69,6 +87,36 @@ func NewAccumulator(cat *Catalog, info sdk.RunInfo) (*Accumulator, error) {
 	}, nil
 }
 
+// phaseBound is a wall-clock instant that may be unknown; it is written and
+// read from different goroutines. 0 is a valid instant, so a flag says
+// whether it was set.
+type phaseBound struct {
+	ns  atomic.Int64
+	set atomic.Bool
+}
+
+func (b *phaseBound) store(ns int64) { b.ns.Store(ns); b.set.Store(true) }
+
+func (b *phaseBound) load() (int64, bool) {
+	if !b.set.Load() {
+		return 0, false
+	}
+	return b.ns.Load(), true
+}
+
+// SetPhaseStart records when the profiling phase began (epoch ns, on the
+// same clock as the records' TimestampNs): AIPerf 0.13's phase start_ns,
+// taken just before the timing strategy issues its first credit. The
+// request, output-token and goodput throughputs are measured from it
+// instead of from the first request. Safe to call concurrently with Add.
+func (a *Accumulator) SetPhaseStart(wallNs int64) { a.phaseStart.store(wallNs) }
+
+// SetPhaseEnd records when the profiling phase completed (epoch ns): every
+// request it started has finished, AIPerf 0.13's requests_end_ns. Without
+// it the window ends at max_response_timestamp. Safe to call concurrently
+// with Add.
+func (a *Accumulator) SetPhaseEnd(wallNs int64) { a.phaseEnd.store(wallNs) }
+
 // Add folds one processed record in. A nil record is ignored.
 func (a *Accumulator) Add(rm *sdk.RecordMetrics) {
 	if rm == nil || rm.Record == nil {
@@ -77,14 +125,21 @@ func (a *Accumulator) Add(rm *sdk.RecordMetrics) {
 	rec := rm.Record
 	a.records.Add(1)
 	a.trackSpan(rec)
+	a.fam.addTiming(rec)
 	valid := rec.Valid()
-	latency, hasLatency := a.addValues(rm.Values, valid)
+	var seen recordValues
+	iclBefore := a.iclLen()
+	a.addValues(rm.Values, valid, &seen)
+	a.addSweep(rec, rm.Values, valid, iclBefore)
 	if !valid {
 		a.errored.Add(1)
 		a.addError(rec.Error)
+		a.fam.addFailed(rec.Error)
 		return
 	}
 	a.valid.Add(1)
+	a.fam.addValid(rec, &seen)
+	latency, hasLatency := seen.latency, seen.has&hasLatency != 0
 	// min/max timestamps are normal aggregate metrics, so like every normal
 	// metric they only see successful records.
 	if rec.TimestampNs < a.minRequestTS {
@@ -103,10 +158,11 @@ func (a *Accumulator) Add(rm *sdk.RecordMetrics) {
 // addValues appends a record's values to their arrays, applying the
 // catalog's gate again (values reach Add unfiltered when it is fed
 // directly), so no inapplicable metric and no error value in success
-// statistics (or the reverse) gets in. It returns the request latency
-// max_response_timestamp needs, read in the same pass.
-func (a *Accumulator) addValues(values map[string]sdk.MetricValue, valid bool) (latency float64, hasLatency bool) {
-	defs := a.cat.defs
+// statistics (or the reverse) gets in. It notes in seen the values the
+// run-level metrics read (the request latency max_response_timestamp needs,
+// the lengths and differences the counters need), in the same pass.
+func (a *Accumulator) addValues(values map[string]sdk.MetricValue, valid bool, seen *recordValues) {
+	defs, roles := a.cat.defs, a.cat.roles
 	for tag, mv := range values {
 		id, known := a.cat.index.lookup(tag)
 		if !known {
@@ -117,11 +173,10 @@ func (a *Accumulator) addValues(values map[string]sdk.MetricValue, valid bool) (
 			continue
 		}
 		a.series[id].addValue(mv)
-		if id == a.cat.latency && !mv.IsList {
-			latency, hasLatency = mv.Scalar, true
+		if r := roles[id]; r != roleNone && !mv.IsList {
+			seen.note(r, mv.Scalar)
 		}
 	}
-	return latency, hasLatency
 }
 
 func (a *Accumulator) addExtra(tag string, mv sdk.MetricValue) {

@@ -220,6 +220,10 @@ func TestResultsOrderAndFlags(t *testing.T) {
 	var tags []string
 	for i, m := range res.Metrics {
 		tags = append(tags, m.Tag)
+		// The error-adjusted results come last, in their metrics' order.
+		if strings.HasPrefix(m.Tag, "adj_") {
+			continue
+		}
 		if i > 0 {
 			prev := res.Metrics[i-1]
 			if prev.DisplayOrder > m.DisplayOrder || (prev.DisplayOrder == m.DisplayOrder && prev.Tag > m.Tag) {
@@ -228,9 +232,14 @@ func TestResultsOrderAndFlags(t *testing.T) {
 		}
 	}
 	wantPrefix := []string{TagTTFT, TagTTST, TagTTFO, TagRequestLatency, TagITL, TagTPSPerUser,
-		TagOSL, TagISL, TagOutputThroughput, TagRequestThroughput, TagGoodput, TagRequestCount}
+		TagOSL, TagISL, TagOutputThroughput, TagInputThroughput, TagRequestThroughput, TagGoodput,
+		TagCompletedRequestCount, TagRequestErrorRate, TagRequestCount}
 	if len(tags) < len(wantPrefix) || !slices.Equal(tags[:len(wantPrefix)], wantPrefix) {
 		t.Fatalf("metric order = %v, want prefix %v", tags, wantPrefix)
+	}
+	wantSuffix := []string{"adj_time_to_first_token", "adj_request_latency", "adj_inter_token_latency"}
+	if len(tags) < len(wantSuffix) || !slices.Equal(tags[len(tags)-len(wantSuffix):], wantSuffix) {
+		t.Fatalf("metric order = %v, want suffix %v", tags, wantSuffix)
 	}
 	hidden := map[string]sdk.MetricFlags{
 		TagBenchmarkDuration: sdk.FlagNoConsole, TagMinRequestTS: sdk.FlagInternal,

@@ -7,12 +7,14 @@ import (
 )
 
 // alwaysDisallowed are capabilities this build never has: the endpoint
-// metadata has no audio/image/video switches, and HTTP tracing and usage-diff
-// metrics are not implemented, so metrics needing them never run (AIPerf
-// disallows them the same way when the capability is off).
+// metadata has no audio/image/video switches, so metrics needing them never
+// run (AIPerf disallows them the same way when the capability is off).
+// HTTP_TRACE_ONLY metrics run: the http transport always traces, as AIPerf's
+// aiohttp transport does. USAGE_DIFF_ONLY metrics run: AIPerf
+// disallows them only with --use-server-token-count, which RunInfo does not
+// carry yet (docs/METRICS.md §9).
 const alwaysDisallowed = sdk.FlagSupportsAudioOnly | sdk.FlagSupportsImageOnly |
-	sdk.FlagSupportsVideoOnly | sdk.FlagProducesVideoOnly |
-	sdk.FlagHTTPTraceOnly | sdk.FlagUsageDiffOnly
+	sdk.FlagSupportsVideoOnly | sdk.FlagProducesVideoOnly
 
 // DisallowedFlags turns run facts into the flags a metric must not carry to
 // run (AIPerf base_metrics_processor): produces_tokens=false disallows
@@ -32,6 +34,9 @@ func DisallowedFlags(info sdk.RunInfo) sdk.MetricFlags {
 	}
 	if len(info.Goodput) == 0 {
 		d |= sdk.FlagGoodput
+	}
+	if info.UseServerTokenCount {
+		d |= sdk.FlagUsageDiffOnly // AIPerf: no client counts to compare usage with
 	}
 	return d
 }

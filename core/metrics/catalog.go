@@ -40,7 +40,7 @@ func (d Def) ToDisplay(v float64) float64 {
 }
 
 // metricID indexes a catalog's tables: declared record metrics first, in
-// declaration order, then the run-level metrics.
+// declaration order, then the run-level metrics, then the sweep metrics.
 type metricID int32
 
 const noMetric metricID = -1
@@ -84,7 +84,29 @@ type Catalog struct {
 	// Ids of the record metrics run-level metrics read; noMetric when
 	// undeclared.
 	latency, osl, isl metricID
+	// sumIDs is, for each derived total, the record metric it sums.
+	sumIDs [numRunLevel]metricID
+	// roles marks, by id, the record values Add reads besides storing
+	// them (roleNone for most).
+	roles []valueRole
+	// slos are the run's goodput targets (for the per-record
+	// good_request_count of the JSONL); tags the catalog lacks are left
+	// out, ValidateGoodputTags reports them.
+	slos []slo
 }
+
+// valueRole says what Add does with a record value beyond storing it.
+type valueRole uint8
+
+const (
+	roleNone valueRole = iota
+	roleLatency
+	roleOSL
+	roleOSLDiff
+	rolePromptDiff
+	roleCompletionDiff
+	roleReasoningDiff
+)
 
 // NewCatalog builds the run's catalog from what each record processor
 // declared. It fails on an empty or duplicate tag, a tag of a core
@@ -97,8 +119,8 @@ func NewCatalog(decl []Declared, info sdk.RunInfo) (*Catalog, error) {
 		n += len(d.Specs)
 	}
 	c := &Catalog{
-		defs:       make([]entry, 0, n+int(numRunLevel)),
-		byTag:      make(map[string]metricID, n+int(numRunLevel)),
+		defs:       make([]entry, 0, n+int(numRunLevel)+int(numSweep)),
+		byTag:      make(map[string]metricID, n+int(numRunLevel)+int(numSweep)),
 		nRecord:    n,
 		disallowed: DisallowedFlags(info),
 	}
@@ -118,6 +140,11 @@ func NewCatalog(decl []Declared, info sdk.RunInfo) (*Catalog, error) {
 			return nil, err // the core's own table is wrong
 		}
 	}
+	for i := range sweepDefs {
+		if err := c.add(sweepDefs[i], KindSweep, ""); err != nil {
+			return nil, err
+		}
+	}
 	if err := c.resolveRequires(); err != nil {
 		return nil, err
 	}
@@ -135,6 +162,22 @@ func NewCatalog(decl []Declared, info sdk.RunInfo) (*Catalog, error) {
 		e.exported = e.gate != gateNever && !e.Flags.Has(sdk.FlagNoIndividualRecords)
 	}
 	c.latency, c.osl, c.isl = c.recordID(TagRequestLatency), c.recordID(TagOSL), c.recordID(TagISL)
+	for i := range runLevelDefs {
+		c.sumIDs[i] = noMetric
+		if of := runLevelDefs[i].sumOf; of != "" {
+			c.sumIDs[i] = c.recordID(of)
+		}
+	}
+	c.roles = make([]valueRole, c.nRecord)
+	for tag, role := range map[string]valueRole{
+		TagRequestLatency: roleLatency, TagOSL: roleOSL, TagOSLMismatchDiff: roleOSLDiff,
+		TagUsagePromptDiff: rolePromptDiff, TagUsageCompletionDiff: roleCompletionDiff, TagUsageReasoningDiff: roleReasoningDiff,
+	} {
+		if id := c.recordID(tag); id != noMetric {
+			c.roles[id] = role
+		}
+	}
+	c.slos = resolveSLOs(info.Goodput, c)
 	c.index = newTagIndex(c.byTag)
 	return c, nil
 }

@@ -43,6 +43,40 @@ func TestRunLevelDefinitions(t *testing.T) {
 			sdk.FlagProducesTokensOnly | sdk.FlagLargerIsBetter | sdk.FlagNoConsole, 0, []string{TagOSL}},
 		{TagTotalISL, "Total Input Sequence Length", "Total ISL", "tokens", "tokens", KindDerived,
 			sdk.FlagTokenizesInputOnly | sdk.FlagLargerIsBetter | sdk.FlagNoConsole, 0, []string{TagISL}},
+		// AIPerf 0.13's families (docs/METRICS.md §2.4). NO_CONSOLE stands
+		// for console groups NONE, USAGE and EFFECTIVE.
+		{TagTotalOutputTokens, "Total Output Tokens", "Total Output", "tokens", "tokens", KindDerived,
+			sdk.FlagProducesTokensOnly | sdk.FlagLargerIsBetter | sdk.FlagNoConsole, 0, []string{TagOutputTokenCount}},
+		{TagTotalReasoningTokens, "Total Reasoning Tokens", "Total Reasoning", "tokens", "tokens", KindDerived,
+			sdk.FlagProducesTokensOnly | sdk.FlagLargerIsBetter | sdk.FlagNoConsole, 0, []string{TagReasoningTokenCount}},
+		{TagTotalUsagePrompt, "Total Usage Prompt Tokens", "Total Usage Prompt", "tokens", "tokens", KindDerived,
+			sdk.FlagTokenizesInputOnly | sdk.FlagLargerIsBetter | sdk.FlagNoConsole, 2000, []string{TagUsagePromptTokens}},
+		{TagTotalUsageCompletion, "Total Usage Completion Tokens", "Total Usage Completion", "tokens", "tokens", KindDerived,
+			sdk.FlagProducesTokensOnly | sdk.FlagLargerIsBetter | sdk.FlagNoConsole, 2100, []string{TagUsageCompletionTokens}},
+		{TagTotalUsageTotal, "Total Usage Total Tokens", "Total Usage Total", "tokens", "tokens", KindDerived,
+			sdk.FlagProducesTokensOnly | sdk.FlagLargerIsBetter | sdk.FlagNoConsole, 2200, []string{TagUsageTotalTokens}},
+		{TagTotalUsageReasoning, "Total Usage Reasoning Tokens", "Total Usage Reasoning", "tokens", "tokens", KindDerived,
+			sdk.FlagProducesTokensOnly | sdk.FlagLargerIsBetter | sdk.FlagNoConsole, 2110, []string{TagUsageReasoningTokens}},
+		{TagTotalErrorISL, "Total Error Input Sequence Length", "Total Error ISL", "tokens", "tokens", KindDerived,
+			sdk.FlagTokenizesInputOnly | sdk.FlagLargerIsBetter | sdk.FlagErrorOnly | sdk.FlagNoConsole, 0, []string{TagErrorISL}},
+		{TagOSLMismatchCount, "OSL Mismatch Count", "OSL Mismatches", "requests", "requests", KindAggregate,
+			sdk.FlagProducesTokensOnly | sdk.FlagNoIndividualRecords | sdk.FlagNoConsole, 0, []string{TagOSLMismatchDiff, TagOSL}},
+		{TagUsageDiscrepancyCount, "Usage Discrepancy Count", "Discrepancies", "requests", "requests", KindAggregate,
+			sdk.FlagUsageDiffOnly | sdk.FlagNoIndividualRecords | sdk.FlagNoConsole, 0, []string{TagUsagePromptDiff, TagUsageCompletionDiff}},
+		{TagContextOverflowCount, "Context Overflow Count", "Ctx Overflow", "requests", "requests", KindAggregate,
+			sdk.FlagErrorOnly | sdk.FlagNoIndividualRecords, 0, nil},
+		{TagCompletedRequestCount, "Completed Requests (Success + Error)", "Completed", "requests", "requests", KindDerived,
+			sdk.FlagNoIndividualRecords, 1075, nil},
+		{TagRequestErrorRate, "Request Error Rate", "Err %", "%", "%", KindDerived,
+			sdk.FlagNoIndividualRecords, 1080, nil},
+		{TagGoodRequestFraction, "GoodRequestFraction", "GoodReqFrac", "ratio", "ratio", KindDerived,
+			sdk.FlagGoodput | sdk.FlagLargerIsBetter | sdk.FlagNoConsole, 0, nil},
+		{TagInputThroughput, "Input Token Throughput", "Input TPS", "tokens/sec", "tokens/sec", KindDerived,
+			sdk.FlagLargerIsBetter, 805, []string{TagTotalISL, TagBenchmarkDuration}},
+		{TagTotalThroughput, "Total Token Throughput", "Total TPS", "tokens/sec", "tokens/sec", KindDerived,
+			sdk.FlagProducesTokensOnly | sdk.FlagLargerIsBetter | sdk.FlagNoConsole, 0, []string{TagTotalISL, TagTotalOSL, TagBenchmarkDuration}},
+		{TagCreditToStartLatency, "Credit-to-Start Latency", "", "ns", "ms", KindRecordTiming, sdk.FlagNoConsole, 0, nil},
+		{TagEffectiveLatency, "Effective Latency (CO-aware)", "", "ns", "ms", KindRecordTiming, sdk.FlagNoConsole, 0, nil},
 	}
 	if len(cases) != int(numRunLevel) {
 		t.Fatalf("%d run-level metrics, the test knows %d", numRunLevel, len(cases))
@@ -139,11 +173,11 @@ func TestSpecsRoundTrip(t *testing.T) {
 	info.Goodput = map[string]float64{TagRequestLatency: 10}
 	cat := newCatalog(t, info)
 	specs := cat.Specs()
-	if len(specs) != len(testfixtures.RecordSpecs())+int(numRunLevel) {
+	if len(specs) != len(testfixtures.RecordSpecs())+int(numRunLevel)+int(numSweep) {
 		t.Fatalf("%d specs", len(specs))
 	}
-	if specs[0].Tag != TagTTFT || specs[len(specs)-1].Tag != TagTotalISL {
-		t.Errorf("specs are not declared-then-run-level: first %s, last %s", specs[0].Tag, specs[len(specs)-1].Tag)
+	if specs[0].Tag != TagTTFT || specs[len(specs)-1].Tag != TagActiveTotalThroughput {
+		t.Errorf("specs are not declared-then-run-level-then-sweep: first %s, last %s", specs[0].Tag, specs[len(specs)-1].Tag)
 	}
 	specs[4].Requires[0] = "mutated" // a copy: the catalog is untouched
 	again, err := NewCatalogFromSpecs(cat.Specs(), info)

@@ -1,8 +1,9 @@
 // Package metrics is the metrics engine, generic over the metrics a run's
 // record processors declare (sdk.MetricSpec). A Catalog holds those
 // declarations and the core's own run-level metrics (counts, timestamps,
-// duration, totals, throughputs, goodput) and resolves once which of them
-// apply to the run. On top of it: unit conversion, exact statistics, goodput
+// duration, totals, throughputs, goodput, the usage and OSL mismatch
+// counters, the derived latencies of every record, the time-weighted sweep
+// metrics) and resolves once which of them apply to the run. On top of it: unit conversion, exact statistics, goodput
 // SLOs, the accumulator that folds records into results, and the
 // per-record export form.
 //

@@ -44,6 +44,8 @@ func ParseGoodput(s string) (map[string]float64, error) {
 // record metric that successful requests carry.
 func notSLOReason(d *Def) string {
 	switch {
+	case d.Kind == KindRecordTiming:
+		return "the core derives it from request timestamps; it is not a per-request value of a record processor"
 	case d.Kind != KindRecord:
 		return "it is a run-level " + d.Kind.String() + " metric, not a per-request value"
 	case d.List:
@@ -102,11 +104,16 @@ type slo struct {
 	largerIsBetter bool
 }
 
-// resolveSLOs converts validated SLOs for isGood.
+// resolveSLOs converts SLOs for isGood; tags the catalog lacks are left out
+// (ValidateGoodputTags rejects them before a run).
 func resolveSLOs(slos map[string]float64, cat *Catalog) []slo {
 	out := make([]slo, 0, len(slos))
 	for tag, v := range slos {
-		e := &cat.defs[cat.byTag[tag]]
+		id, ok := cat.byTag[tag]
+		if !ok {
+			continue
+		}
+		e := &cat.defs[id]
 		// Like AIPerf, the display-unit threshold is converted to the base
 		// unit once (250 ms -> 2.5e8 ns) and values are compared unconverted.
 		out = append(out, slo{tag: tag, threshold: v * e.div, largerIsBetter: e.Flags.Has(sdk.FlagLargerIsBetter)})

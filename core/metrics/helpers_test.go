@@ -8,18 +8,17 @@ import (
 	sdk "github.com/aiperf-go/aiperf/plugin-sdk"
 )
 
-// Record metric tags of the fixture declarations (AIPerf's).
+// Record metric tags of the fixture declarations (AIPerf's); the package
+// names output_token_count and error_isl itself.
 const (
-	TagTTFT             = testfixtures.TagTTFT
-	TagTTST             = testfixtures.TagTTST
-	TagTTFO             = testfixtures.TagTTFO
-	TagITL              = testfixtures.TagITL
-	TagICL              = testfixtures.TagICL
-	TagTPSPerUser       = testfixtures.TagTPSPerUser
-	TagOutputTokenCount = testfixtures.TagOutputTokenCount
-	TagReasoningCount   = testfixtures.TagReasoningCount
-	TagErrorISL         = testfixtures.TagErrorISL
-	TagScheduleLag      = testfixtures.TagScheduleLag
+	TagTTFT           = testfixtures.TagTTFT
+	TagTTST           = testfixtures.TagTTST
+	TagTTFO           = testfixtures.TagTTFO
+	TagITL            = testfixtures.TagITL
+	TagICL            = testfixtures.TagICL
+	TagTPSPerUser     = testfixtures.TagTPSPerUser
+	TagReasoningCount = testfixtures.TagReasoningCount
+	TagScheduleLag    = testfixtures.TagScheduleLag
 )
 
 // chatEndpoint is a token-producing, input-tokenizing endpoint (openai chat).

@@ -98,8 +98,56 @@ func TestToRecordInfoMatchesDocsExample(t *testing.T) {
 	if !strings.Contains(string(line), `"input_sequence_length":{"value":550,"unit":"tokens"}`) {
 		t.Errorf("ISL not written as an int: %s", line)
 	}
-	if !strings.HasSuffix(string(line), `"error":null}`) {
-		t.Errorf("error must be written as null on success: %s", line)
+	// AIPerf 0.13 omits "error" on successes.
+	if strings.Contains(string(line), `"error"`) {
+		t.Errorf("a success carries an error member: %s", line)
+	}
+	// AIPerf 0.13's phase fields of a profiling record in a run without warmup.
+	if md.PhaseIndex != 0 || md.ProfilingIndex == nil || *md.ProfilingIndex != 0 || md.PhaseName != "profiling" ||
+		md.PhaseKind != "profiling" || md.ContextOverflowSkip || md.AgentDepth != 0 || md.RootCorrelationID != "32ee4f33" {
+		t.Errorf("phase metadata = %+v", md)
+	}
+	pos := 0
+	for _, k := range strings.Split("session_num,x_request_id,x_correlation_id,conversation_id,turn_index,"+
+		"credit_issued_ns,request_start_ns,request_ack_ns,request_end_ns,worker_id,record_processor_id,"+
+		"benchmark_phase,phase_index,profiling_index,phase_name,phase_kind,was_cancelled,context_overflow_skip,"+
+		"agent_depth,root_correlation_id", ",") {
+		i := strings.Index(string(line[pos:]), `"`+k+`":`)
+		if i < 0 {
+			t.Errorf("metadata key %s missing or out of AIPerf's order: %s", k, line)
+			break
+		}
+		pos += i
+	}
+}
+
+// phase_index counts the warmup phase; warmup records have no
+// profiling_index (AIPerf 0.13).
+func TestToRecordInfoPhaseLayout(t *testing.T) {
+	cat := newCatalog(t, streamingInfo())
+	tests := []struct {
+		name      string
+		phase     string
+		layout    PhaseLayout
+		index     int
+		profiling int // -1: absent
+	}{
+		{"profiling alone", sdk.PhaseProfiling, PhaseLayout{}, 0, 0},
+		{"profiling after warmup", sdk.PhaseProfiling, PhaseLayout{Warmup: true}, 1, 0},
+		{"warmup", sdk.PhaseWarmup, PhaseLayout{Warmup: true}, 0, -1},
+	}
+	for _, tc := range tests {
+		t.Run(tc.name, func(t *testing.T) {
+			rm := timedRecord(100, 50, 2)
+			rm.Record.Phase = tc.phase
+			md := ToRecordInfoIn(rm, cat, "rp", tc.layout).Metadata
+			if md.PhaseIndex != tc.index || md.PhaseName != tc.phase || md.PhaseKind != tc.phase {
+				t.Errorf("metadata = %+v", md)
+			}
+			if tc.profiling < 0 && md.ProfilingIndex != nil || tc.profiling >= 0 && (md.ProfilingIndex == nil || *md.ProfilingIndex != tc.profiling) {
+				t.Errorf("profiling_index = %v, want %d", md.ProfilingIndex, tc.profiling)
+			}
+		})
 	}
 }
 
@@ -133,14 +181,33 @@ func TestToRecordInfoCancelled(t *testing.T) {
 	}
 }
 
-func TestToRecordInfoNonStreamingHasNoAck(t *testing.T) {
+// AIPerf 0.13 stamps request_ack_ns when a 2xx response's headers arrive,
+// streaming or not, and never on a non-2xx response.
+func TestToRecordInfoAck(t *testing.T) {
+	cat := newCatalog(t, streamingInfo())
+	for _, tc := range []struct {
+		name      string
+		status    int
+		streaming bool
+		want      bool
+	}{
+		{"streaming 200", 200, true, true},
+		{"non-streaming 200", 200, false, true},
+		{"HTTP 500", 500, true, false},
+		{"no status recorded", 0, true, true},
+	} {
+		rm := timedRecord(100, 50, 2)
+		rm.Record.Streaming, rm.Record.Status, rm.Record.AckPerfNs = tc.streaming, tc.status, 20
+		if got := ToRecordInfo(rm, cat, "rp").Metadata.RequestAckNs != nil; got != tc.want {
+			t.Errorf("%s: request_ack_ns written %v, want %v", tc.name, got, tc.want)
+		}
+	}
+}
+
+func TestToRecordInfoNonStreaming(t *testing.T) {
 	rm := timedRecord(100, 50, 2)
 	rm.Record.Streaming = false
-	rm.Record.AckPerfNs = 20
 	info := ToRecordInfo(rm, newCatalog(t, sdk.RunInfo{Endpoint: chatEndpoint}), "rp")
-	if info.Metadata.RequestAckNs != nil {
-		t.Fatalf("request_ack_ns = %d on a non-streaming record", *info.Metadata.RequestAckNs)
-	}
 	// Streaming-only metrics never reach a non-streaming run's lines.
 	if _, ok := info.Metrics[TagTTFT]; ok {
 		t.Errorf("time_to_first_token exported on a non-streaming run: %v", info.Metrics)

@@ -8,10 +8,13 @@ import (
 	sdk "github.com/aiperf-go/aiperf/plugin-sdk"
 )
 
-// Summarize computes the results so far: full stats for record metrics, avg
-// only for aggregate and derived metrics, each in its display unit, sorted by
-// display order then tag. Hidden metrics (benchmark_duration, totals,
-// timestamps) are included with their flags so exporters can filter.
+// Summarize computes the results so far: full stats for record metrics and
+// the derived latencies, avg only for aggregate and derived metrics, the
+// sweep metrics' time-weighted stats (sweep.go), each in its display unit,
+// sorted by display order then tag, followed by the error-adjusted adj_*
+// results when some request failed. Hidden metrics
+// (benchmark_duration, totals, timestamps) are included with their flags so
+// exporters can filter.
 // StartTime/EndTime are the observed span of all records; WasCancelled is
 // left for the caller, which knows how the run ended.
 func (a *Accumulator) Summarize() *sdk.Results {
@@ -26,9 +29,25 @@ func (a *Accumulator) Summarize() *sdk.Results {
 		res.EndTime = time.Unix(0, a.lastEndNs)
 	}
 
+	// AIPerf's error-adjusted view of the metrics flagged
+	// PERCENTILE_INCLUDES_FAILED_REQUESTS, when there were failures.
+	failed := a.errored.Load()
+	var adj []adjusted
 	for id := range a.series {
-		if cat.on[id] && a.series[id].len() > 0 {
-			res.Metrics = append(res.Metrics, recordResult(&cat.defs[id], statsInPlace(a.series[id].values())))
+		if !cat.on[id] || a.series[id].len() == 0 {
+			continue
+		}
+		e := &cat.defs[id]
+		sorted := a.series[id].values()
+		res.Metrics = append(res.Metrics, recordResult(e, statsInPlace(sorted)))
+		if failed > 0 && e.Flags.Has(sdk.FlagPercentileIncludesFailedRequests) {
+			adj = append(adj, adjustedOf(e, sorted, failed))
+		}
+	}
+	// The derived latencies of every record: full stats, like record metrics.
+	for _, t := range a.fam.timings() {
+		if id := cat.runLevelID(t.i); cat.on[id] && t.s.len() > 0 {
+			res.Metrics = append(res.Metrics, recordResult(&cat.defs[id], statsInPlace(t.s.values())))
 		}
 	}
 	for _, tag := range a.extraOrder {
@@ -46,10 +65,21 @@ func (a *Accumulator) Summarize() *sdk.Results {
 	if d, ok := agg.value(rlBenchmarkDuration); ok && cat.on[cat.runLevelID(rlBenchmarkDuration)] {
 		res.BenchmarkDurationS = d / nsPerSec
 	}
+	// The time-weighted sweep metrics (sweep.go).
+	res.Metrics = append(res.Metrics, a.sweepResults()...)
 
 	slices.SortFunc(res.Metrics, func(x, y sdk.MetricResult) int {
 		return cmp.Or(cmp.Compare(x.DisplayOrder, y.DisplayOrder), cmp.Compare(x.Tag, y.Tag))
 	})
+	// The adj_* results have no display order; like AIPerf's they come
+	// last, in their metrics' display order (TTFT, request latency, decode
+	// duration, ITL).
+	slices.SortFunc(adj, func(x, y adjusted) int {
+		return cmp.Or(cmp.Compare(x.order, y.order), cmp.Compare(x.res.Tag, y.res.Tag))
+	})
+	for _, x := range adj {
+		res.Metrics = append(res.Metrics, x.res)
+	}
 	return res
 }
 
@@ -94,20 +124,30 @@ func (a *Accumulator) runLevel() runLevel {
 	if a.hasMaxTS {
 		r.set(rlMaxResponseTS, float64(a.maxResponseTS))
 	}
-	if s := a.seriesOf(a.cat.osl); s != nil && s.len() > 0 {
-		r.set(rlTotalOSL, s.sum())
+	// Derived totals (total_osl, total_isl, total_output_tokens, ...) sum
+	// their record metric; absent when it has no values.
+	for i := range numRunLevel {
+		if s := a.seriesOf(a.cat.sumIDs[i]); s != nil && s.len() > 0 {
+			r.set(i, s.sum())
+		}
 	}
-	if s := a.seriesOf(a.cat.isl); s != nil && s.len() > 0 {
-		r.set(rlTotalISL, s.sum())
-	}
+	a.familyRunLevel(&r)
 	// benchmark_duration = max response - min request (wall clock); min >= max
-	// is invalid and leaves the duration and every rate absent.
+	// is invalid and leaves the duration and every rate absent (AIPerf's
+	// rates require benchmark_duration even when they divide by the phase).
 	if !a.hasMinTS || !a.hasMaxTS || a.minRequestTS >= a.maxResponseTS {
 		return r
 	}
-	durNs := float64(a.maxResponseTS - a.minRequestTS)
-	r.set(rlBenchmarkDuration, durNs)
-	durS := durNs / nsPerSec
+	r.set(rlBenchmarkDuration, float64(a.maxResponseTS-a.minRequestTS))
+	// The rates divide by the observation window: the profiling phase's
+	// start to its end (AIPerf 0.13's observation_duration), each bound
+	// falling back to min_request / max_response when the runner did not
+	// report it. An empty or negative window leaves the rates absent.
+	winNs := a.windowEnd() - a.windowStart()
+	if winNs <= 0 {
+		return r
+	}
+	durS := float64(winNs) / nsPerSec
 	rate := func(dst, src runLevelIdx) {
 		if x, ok := r.value(src); ok {
 			r.set(dst, x/durS)
@@ -116,7 +156,60 @@ func (a *Accumulator) runLevel() runLevel {
 	rate(rlOutputThroughput, rlTotalOSL)
 	rate(rlRequestThroughput, rlRequestCount)
 	rate(rlGoodput, rlGoodRequestCount)
+	rate(rlInputThroughput, rlTotalISL)
+	if isl, ok := r.value(rlTotalISL); ok {
+		if osl, ok := r.value(rlTotalOSL); ok {
+			r.set(rlTotalThroughput, (isl+osl)/durS)
+		}
+	}
 	return r
+}
+
+// familyRunLevel sets the counters and request-count ratios of AIPerf 0.13's
+// families (docs/METRICS.md §2.4).
+func (a *Accumulator) familyRunLevel(r *runLevel) {
+	f := &a.fam
+	for _, c := range [...]struct {
+		i runLevelIdx
+		c *counter
+	}{{rlOSLMismatchCount, &f.oslMismatch}, {rlUsageDiscrepancyCount, &f.usageDisc}, {rlContextOverflowCount, &f.ctxOverflow}} {
+		if c.c.seen > 0 {
+			r.set(c.i, float64(c.c.n))
+		}
+	}
+	// completed_request_count and request_error_rate read request_count and
+	// error_request_count as optional (absent = 0) and are absent without
+	// any record.
+	valid, failed := a.valid.Load(), a.errored.Load()
+	if total := valid + failed; total > 0 {
+		r.set(rlCompletedRequestCount, float64(total))
+		r.set(rlRequestErrorRate, 100*float64(failed)/float64(total))
+	}
+	// good_request_fraction = good / (valid + failed), 0 when nothing was
+	// attempted; it exists whenever goodput SLOs do.
+	if len(a.slos) > 0 {
+		frac := 0.0
+		if total := valid + failed; total > 0 {
+			frac = float64(a.good.Load()) / float64(total)
+		}
+		r.set(rlGoodRequestFraction, frac)
+	}
+}
+
+// windowStart is the profiling phase's start, else the first request's.
+func (a *Accumulator) windowStart() int64 {
+	if ns, ok := a.phaseStart.load(); ok {
+		return ns
+	}
+	return a.minRequestTS
+}
+
+// windowEnd is the profiling phase's end, else the last response's.
+func (a *Accumulator) windowEnd() int64 {
+	if ns, ok := a.phaseEnd.load(); ok {
+		return ns
+	}
+	return a.maxResponseTS
 }
 
 func recordResult(e *entry, s Stats) sdk.MetricResult {

@@ -13,6 +13,8 @@ const (
 	UnitTokensPerUser = "tokens/sec/user"
 	UnitRequests      = "requests"
 	UnitRequestsPerS  = "requests/sec"
+	UnitPercent       = "%"
+	UnitRatio         = "ratio"
 )
 
 const (

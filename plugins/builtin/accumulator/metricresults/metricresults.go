@@ -7,6 +7,7 @@ package metricresults
 import (
 	"context"
 	"errors"
+	"sync"
 
 	"github.com/aiperf-go/aiperf/core/metrics"
 	sdk "github.com/aiperf-go/aiperf/plugin-sdk"
@@ -15,19 +16,24 @@ import (
 // Name is the plugin's registered name.
 const Name = "metric_results"
 
-// Accumulator implements sdk.Accumulator, sdk.Initializer and
-// sdk.MetricsAware. Add is called from one goroutine at a time; Snapshot may
-// be polled concurrently for live progress.
+// Accumulator implements sdk.Accumulator, sdk.Initializer,
+// sdk.MetricsAware and sdk.PhaseObserver. Add is called from one goroutine
+// at a time; Snapshot may be polled concurrently for live progress.
 type Accumulator struct {
 	info   sdk.RunInfo
 	inited bool
 	engine *metrics.Accumulator
+	// phase keeps the profiling phase's bounds reported before SetMetrics
+	// built the engine, so they are not lost.
+	phaseMu              sync.Mutex
+	phaseStart, phaseEnd *int64
 }
 
 var (
-	_ sdk.Accumulator  = (*Accumulator)(nil)
-	_ sdk.Initializer  = (*Accumulator)(nil)
-	_ sdk.MetricsAware = (*Accumulator)(nil)
+	_ sdk.Accumulator   = (*Accumulator)(nil)
+	_ sdk.Initializer   = (*Accumulator)(nil)
+	_ sdk.MetricsAware  = (*Accumulator)(nil)
+	_ sdk.PhaseObserver = (*Accumulator)(nil)
 )
 
 // New returns an accumulator; the core calls Init, then SetMetrics.
@@ -59,8 +65,47 @@ func (a *Accumulator) SetMetrics(specs []sdk.MetricSpec) error {
 	if err != nil {
 		return err
 	}
+	a.phaseMu.Lock()
+	defer a.phaseMu.Unlock()
+	if a.phaseStart != nil {
+		engine.SetPhaseStart(*a.phaseStart)
+	}
+	if a.phaseEnd != nil {
+		engine.SetPhaseEnd(*a.phaseEnd)
+	}
 	a.engine = engine
 	return nil
+}
+
+// PhaseStarted takes the profiling phase's start: the request, output-token
+// and goodput throughputs are measured from it (AIPerf 0.13), not from the
+// first request. Other phases are ignored: their records never come here.
+func (a *Accumulator) PhaseStarted(phase string, wallNs int64) {
+	a.observePhase(phase, wallNs, true)
+}
+
+// PhaseEnded takes the profiling phase's end, where the throughputs' window
+// closes.
+func (a *Accumulator) PhaseEnded(phase string, wallNs int64) {
+	a.observePhase(phase, wallNs, false)
+}
+
+func (a *Accumulator) observePhase(phase string, wallNs int64, start bool) {
+	if phase != sdk.PhaseProfiling {
+		return
+	}
+	a.phaseMu.Lock()
+	defer a.phaseMu.Unlock()
+	switch {
+	case a.engine != nil && start:
+		a.engine.SetPhaseStart(wallNs)
+	case a.engine != nil:
+		a.engine.SetPhaseEnd(wallNs)
+	case start:
+		a.phaseStart = &wallNs
+	default:
+		a.phaseEnd = &wallNs
+	}
 }
 
 // Add folds one processed record in. Before SetMetrics it is a no-op: Add

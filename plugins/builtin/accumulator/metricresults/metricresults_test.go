@@ -256,3 +256,62 @@ func near(a, b float64) bool {
 	}
 	return d <= 1e-9*max(1, a, b, -a, -b)
 }
+
+// The runner tells the accumulator the profiling phase's bounds
+// (sdk.PhaseObserver); the throughputs divide by that window, AIPerf 0.13's,
+// while benchmark_duration stays first request to last response. Bounds
+// told before SetMetrics are kept; other phases are ignored.
+func TestPhaseObserverSetsTheThroughputWindow(t *testing.T) {
+	cases := []struct {
+		name     string
+		early    bool // bounds told between Init and SetMetrics
+		phase    string
+		windowS  float64
+		wantNote string
+	}{
+		{"profiling", false, sdk.PhaseProfiling, 4, "phase start 0 to end 4 s"},
+		{"told before SetMetrics", true, sdk.PhaseProfiling, 4, "kept until the engine exists"},
+		{"warmup ignored", false, sdk.PhaseWarmup, 2, "first request to last response"},
+	}
+	for _, tc := range cases {
+		t.Run(tc.name, func(t *testing.T) {
+			a := New()
+			if err := a.Init(context.Background(), info); err != nil {
+				t.Fatal(err)
+			}
+			tell := func() {
+				a.PhaseStarted(tc.phase, 0)
+				a.PhaseEnded(tc.phase, 4_000_000_000)
+			}
+			if tc.early {
+				tell()
+			}
+			proc := metricrecord.New()
+			cat, err := metrics.NewCatalog([]metrics.Declared{{Plugin: metricrecord.Name, Specs: proc.Metrics()}}, info)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if err := a.SetMetrics(cat.Specs()); err != nil {
+				t.Fatal(err)
+			}
+			if !tc.early {
+				tell()
+			}
+			r := &run{t: t, cat: cat, proc: proc, acc: a}
+			// First request at 1 s, last response at 3 s: benchmark_duration 2 s.
+			r.add(record(1_000_000_000, 100_000_000, 300), record(2_750_000_000, 250_000_000, 500))
+			res := r.results()
+			want := map[string]float64{
+				metrics.TagBenchmarkDuration: 2,
+				metrics.TagRequestThroughput: 2 / tc.windowS,
+				metrics.TagOutputThroughput:  800 / tc.windowS,
+				metrics.TagGoodput:           2 / tc.windowS,
+			}
+			for tag, w := range want {
+				if m, ok := res.Metric(tag); !ok || m.Avg == nil || !near(*m.Avg, w) {
+					t.Errorf("%s = %+v, want avg %v (%s)", tag, m, w, tc.wantNote)
+				}
+			}
+		})
+	}
+}

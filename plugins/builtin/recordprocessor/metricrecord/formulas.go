@@ -94,6 +94,10 @@ func validMetrics(pr *sdk.ParsedRecord, v map[string]sdk.MetricValue) {
 	if hasOSL {
 		setScalar(v, TagOSL, float64(osl))
 	}
+	familyMetrics(pr, v, measured{
+		latency: latency, ttft: ttft, osl: osl,
+		hasLatency: hasLatency, hasTTFT: hasTTFT, hasOSL: hasOSL,
+	})
 
 	// ITL = (latency - ttft) / (osl - 1): the per-request mean decode gap.
 	if !hasOSL || osl < 2 || !hasLatency || !hasTTFT || latency < ttft {
@@ -153,4 +157,78 @@ func setCount(v map[string]sdk.MetricValue, tag string, n *int) {
 	if n != nil && *n >= 0 {
 		v[tag] = sdk.MetricValue{Scalar: float64(*n)}
 	}
+}
+
+// measured are the values of a record the family metrics build on, as
+// validMetrics computed them (absent ones flagged false).
+type measured struct {
+	latency, ttft               int64
+	osl                         int
+	hasLatency, hasTTFT, hasOSL bool
+}
+
+// secPerNs converts ns to seconds the way AIPerf does (value ×
+// (1 / 1e9), MetricTimeUnit.convert_to), so rates divide by the same float.
+const secPerNs = 1 / nsPerSec
+
+// familyMetrics computes AIPerf 0.13's usage, mismatch and per-request
+// throughput metrics of a successful request. Each is absent when an input
+// is (a usage field the server did not report, a token count, max tokens
+// that were not requested) or when it would divide by zero.
+func familyMetrics(pr *sdk.ParsedRecord, v map[string]sdk.MetricValue, m measured) {
+	// decode_duration = request_latency − TTFT (first to last content
+	// response); negative is invalid and dropped.
+	if m.hasLatency && m.hasTTFT && m.latency >= m.ttft {
+		setScalar(v, TagDecodeDuration, float64(m.latency-m.ttft))
+	}
+	// e2e_output_token_throughput = OSL / request_latency in seconds.
+	if m.hasOSL && m.hasLatency && m.latency != 0 {
+		setScalar(v, TagE2EOutputTPS, float64(m.osl)/(float64(m.latency)*secPerNs))
+	}
+	// prefill_throughput_per_user = ISL / TTFT in seconds.
+	if isl, ok := count(pr.InputTokens); ok && m.hasTTFT && m.ttft != 0 {
+		setScalar(v, TagPrefillTPSPerUser, float64(isl)/(float64(m.ttft)*secPerNs))
+	}
+	// osl_mismatch_diff_pct = (OSL − requested) / requested × 100, signed:
+	// negative when the server stopped early.
+	if req := pr.Record.RequestedOutputTokens; req != nil && *req != 0 && m.hasOSL {
+		setScalar(v, TagOSLMismatchDiff, float64(m.osl-*req)/float64(*req)*100)
+	}
+
+	// The usage the server reported (the last non-empty one) and how far it
+	// is from the client's counts: |usage − client| / client × 100.
+	u := pr.Usage
+	if u == nil {
+		return
+	}
+	setCount(v, TagUsagePromptTokens, u.PromptTokens)
+	setCount(v, TagUsageCompletionTokens, u.CompletionTokens)
+	setCount(v, TagUsageTotalTokens, u.TotalTokens)
+	setCount(v, TagUsageReasoningTokens, u.ReasoningTokens)
+	isl, hasISL := count(pr.InputTokens)
+	usageDiff(v, TagUsagePromptDiff, u.PromptTokens, isl, hasISL)
+	usageDiff(v, TagUsageCompletionDiff, u.CompletionTokens, m.osl, m.hasOSL)
+	reasoning, hasReasoning := count(pr.ReasoningTokens)
+	usageDiff(v, TagUsageReasoningDiff, u.ReasoningTokens, reasoning, hasReasoning)
+}
+
+// count reads a token count: absent when nil, invalid when negative.
+func count(n *int) (int, bool) {
+	if n == nil || *n < 0 {
+		return 0, false
+	}
+	return *n, true
+}
+
+// usageDiff records |usage − client| / client × 100, absent when either
+// count is (or is invalid) or the client count is 0.
+func usageDiff(v map[string]sdk.MetricValue, tag string, usage *int, client int, hasClient bool) {
+	if usage == nil || *usage < 0 || !hasClient || client == 0 {
+		return
+	}
+	d := *usage - client
+	if d < 0 {
+		d = -d
+	}
+	setScalar(v, tag, float64(d)/float64(client)*100)
 }

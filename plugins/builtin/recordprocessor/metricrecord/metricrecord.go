@@ -25,7 +25,7 @@ func New() *Processor { return &Processor{} }
 
 // Metrics declares AIPerf's record metrics (a copy the caller may keep).
 func (*Processor) Metrics() []sdk.MetricSpec {
-	out := slices.Clone(specs)
+	out := slices.Concat(specs, httpSpecs)
 	for i := range out {
 		out[i].Requires = slices.Clone(out[i].Requires)
 	}
@@ -35,8 +35,9 @@ func (*Processor) Metrics() []sdk.MetricSpec {
 // errNilRecord is returned for a parsed record without its request record.
 var errNilRecord = errors.New("metricrecord: parsed record has no request record")
 
-// expectedValues sizes the per-record map so it never grows while filling.
-const expectedValues = 12
+// expectedValues sizes the per-record map so it never grows while filling:
+// at most one value per declared metric.
+var expectedValues = len(specs) + len(httpSpecs)
 
 // Process computes every record metric it can for one request, in the
 // declared units (ns for latencies). Normal metrics are computed only for
@@ -57,5 +58,6 @@ func (*Processor) Process(pr *sdk.ParsedRecord) (*sdk.RecordMetrics, error) {
 		return rm, nil
 	}
 	validMetrics(pr, rm.Values)
+	httpMetrics(pr.Record, rm.Values)
 	return rm, nil
 }

@@ -65,8 +65,38 @@ func TestMetricsDeclaresAIPerfsRecordMetrics(t *testing.T) {
 		{TagErrorISL, "Error Input Sequence Length", "Error ISL", "tokens", "tokens",
 			sdk.FlagTokenizesInputOnly | sdk.FlagLargerIsBetter | sdk.FlagNoConsole | sdk.FlagErrorOnly, none, true, false, nil},
 		{TagScheduleLag, "Schedule Lag", "Sched Lag", "ns", "ms", sdk.FlagNoConsole, none, false, false, nil},
+		// AIPerf 0.13's families (usage_metrics.py, usage_diff_metrics.py,
+		// osl_mismatch_metrics.py, e2e_output_throughput_metric.py,
+		// prefill_throughput_per_user.py, decode_duration_metric.py);
+		// NO_CONSOLE stands for console groups NONE and USAGE.
+		{TagUsagePromptTokens, "Usage Prompt Tokens", "Usage Prompt", "tokens", "tokens",
+			sdk.FlagTokenizesInputOnly | sdk.FlagLargerIsBetter | sdk.FlagNoConsole, 1000, true, false, nil},
+		{TagUsageCompletionTokens, "Usage Completion Tokens", "Usage Completion", "tokens", "tokens",
+			sdk.FlagProducesTokensOnly | sdk.FlagLargerIsBetter | sdk.FlagNoConsole, 1100, true, false, nil},
+		{TagUsageTotalTokens, "Usage Total Tokens", "Usage Total", "tokens", "tokens",
+			sdk.FlagProducesTokensOnly | sdk.FlagLargerIsBetter | sdk.FlagNoConsole, 1200, true, false, nil},
+		{TagUsageReasoningTokens, "Usage Reasoning Tokens", "Usage Reasoning", "tokens", "tokens",
+			sdk.FlagProducesTokensOnly | sdk.FlagLargerIsBetter | sdk.FlagNoConsole, 1110, true, false, nil},
+		{TagUsagePromptDiff, "Usage Prompt Diff %", "Prompt Diff", "%", "%",
+			sdk.FlagTokenizesInputOnly | sdk.FlagUsageDiffOnly | sdk.FlagNoConsole, none, false, false,
+			[]string{TagUsagePromptTokens, TagISL}},
+		{TagUsageCompletionDiff, "Usage Completion Diff %", "Completion Diff", "%", "%",
+			sdk.FlagProducesTokensOnly | sdk.FlagUsageDiffOnly | sdk.FlagNoConsole, none, false, false,
+			[]string{TagUsageCompletionTokens, TagOSL}},
+		{TagUsageReasoningDiff, "Usage Reasoning Diff %", "Reasoning Diff", "%", "%",
+			sdk.FlagProducesTokensOnly | sdk.FlagSupportsReasoning | sdk.FlagUsageDiffOnly | sdk.FlagNoConsole, none, false, false,
+			[]string{TagUsageReasoningTokens, TagReasoningCount}},
+		{TagOSLMismatchDiff, "OSL Mismatch Diff %", "OSL Diff", "%", "%",
+			sdk.FlagProducesTokensOnly | sdk.FlagNoConsole, none, false, false, []string{TagOSL}},
+		{TagE2EOutputTPS, "E2E Output Token Throughput", "E2E Output TPS/User", "tokens/sec/user", "tokens/sec/user",
+			sdk.FlagProducesTokensOnly | sdk.FlagLargerIsBetter, 510, false, false, []string{TagOSL, TagRequestLatency}},
+		{TagPrefillTPSPerUser, "Prefill Throughput Per User", "Prefill TPS/User", "tokens/sec/user", "tokens/sec/user",
+			stream | sdk.FlagTokenizesInputOnly | sdk.FlagLargerIsBetter | sdk.FlagNoConsole, none, false, false,
+			[]string{TagISL, TagTTFT}},
+		{TagDecodeDuration, "Decode Duration", "Decode Duration", "ns", "ms", stream | withFailed, 350, false, false,
+			[]string{TagRequestLatency, TagTTFT}},
 	}
-	got := New().Metrics()
+	got := New().Metrics()[:len(specs)] // then the HTTP trace metrics (http_specs_test.go)
 	if len(got) != len(cases) {
 		t.Fatalf("%d metrics declared, want %d", len(got), len(cases))
 	}
@@ -148,6 +178,8 @@ func TestDocsExampleRecordInfo(t *testing.T) {
 	wantFloat := map[string]float64{
 		TagTTFT: 255.886568, TagRequestLatency: 297.525228, TagITL: 5.2048325,
 		TagTPSPerUser: 192.1291415237666, TagTTST: 4.898437, TagTTFO: 255.886568,
+		// AIPerf 0.13 adds these (the example has no usage and no max tokens).
+		TagDecodeDuration: 41.63866, TagE2EOutputTPS: 30.24953567971049, TagPrefillTPSPerUser: 2149.3898812226826,
 	}
 	for tag, w := range wantFloat {
 		got, ok := info.Metrics[tag].Value.(float64)
@@ -176,8 +208,8 @@ func TestDocsExampleRecordInfo(t *testing.T) {
 			t.Errorf("%s unit = %q, want %s", tag, u, unit)
 		}
 	}
-	if len(info.Metrics) != 10 {
-		t.Errorf("%d metrics, want the documented 10: %v", len(info.Metrics), info.Metrics)
+	if len(info.Metrics) != 13 {
+		t.Errorf("%d metrics, want the documented 10 and AIPerf 0.13's decode, E2E and prefill: %v", len(info.Metrics), info.Metrics)
 	}
 	if md := info.Metadata; md.RequestStartNs != 1759813207532900363 || md.RequestAckNs == nil ||
 		*md.RequestAckNs != clock.WallNs(rec.AckPerfNs) || md.RequestEndNs != clock.WallNs(rec.EndPerfNs) {

@@ -19,6 +19,20 @@ const (
 	// TagScheduleLag is ours (not AIPerf's): how late a scheduled request
 	// was actually sent, so timing precision is visible per record.
 	TagScheduleLag = "schedule_lag"
+
+	// AIPerf 0.13's usage, mismatch and per-request throughput families
+	// (docs/METRICS.md §2.4).
+	TagUsagePromptTokens     = "usage_prompt_tokens"
+	TagUsageCompletionTokens = "usage_completion_tokens"
+	TagUsageTotalTokens      = "usage_total_tokens"
+	TagUsageReasoningTokens  = "usage_reasoning_tokens"
+	TagUsagePromptDiff       = "usage_prompt_tokens_diff_pct"
+	TagUsageCompletionDiff   = "usage_completion_tokens_diff_pct"
+	TagUsageReasoningDiff    = "usage_reasoning_tokens_diff_pct"
+	TagOSLMismatchDiff       = "osl_mismatch_diff_pct"
+	TagE2EOutputTPS          = "e2e_output_token_throughput"
+	TagPrefillTPSPerUser     = "prefill_throughput_per_user"
+	TagDecodeDuration        = "decode_duration"
 )
 
 // Units values are produced and shown in.
@@ -27,6 +41,7 @@ const (
 	unitMs            = "ms"
 	unitTokens        = "tokens"
 	unitTokensPerUser = "tokens/sec/user"
+	unitPercent       = "%"
 )
 
 const (
@@ -83,4 +98,53 @@ var specs = []sdk.MetricSpec{
 	{Tag: TagScheduleLag, Header: "Schedule Lag", ShortHeader: "Sched Lag",
 		Unit: unitNs, DisplayUnit: unitMs,
 		Flags: sdk.FlagNoConsole},
+
+	// AIPerf 0.13's families (usage_metrics.py, usage_diff_metrics.py,
+	// osl_mismatch_metrics.py, e2e_output_throughput_metric.py,
+	// prefill_throughput_per_user.py, decode_duration_metric.py). NO_CONSOLE
+	// stands for AIPerf's console groups NONE and USAGE (our console has no
+	// separate usage table); DISABLE_ON_ACCURACY (osl_mismatch_diff_pct) has
+	// no counterpart, this build has no accuracy mode.
+	{Tag: TagUsagePromptTokens, Header: "Usage Prompt Tokens", ShortHeader: "Usage Prompt",
+		Unit: unitTokens, DisplayUnit: unitTokens,
+		Flags: sdk.FlagTokenizesInputOnly | sdk.FlagLargerIsBetter | sdk.FlagNoConsole, DisplayOrder: 1000, Integer: true},
+	{Tag: TagUsageCompletionTokens, Header: "Usage Completion Tokens", ShortHeader: "Usage Completion",
+		Unit: unitTokens, DisplayUnit: unitTokens,
+		Flags: sdk.FlagProducesTokensOnly | sdk.FlagLargerIsBetter | sdk.FlagNoConsole, DisplayOrder: 1100, Integer: true},
+	{Tag: TagUsageTotalTokens, Header: "Usage Total Tokens", ShortHeader: "Usage Total",
+		Unit: unitTokens, DisplayUnit: unitTokens,
+		Flags: sdk.FlagProducesTokensOnly | sdk.FlagLargerIsBetter | sdk.FlagNoConsole, DisplayOrder: 1200, Integer: true},
+	{Tag: TagUsageReasoningTokens, Header: "Usage Reasoning Tokens", ShortHeader: "Usage Reasoning",
+		Unit: unitTokens, DisplayUnit: unitTokens,
+		Flags: sdk.FlagProducesTokensOnly | sdk.FlagLargerIsBetter | sdk.FlagNoConsole, DisplayOrder: 1110, Integer: true},
+	{Tag: TagUsagePromptDiff, Header: "Usage Prompt Diff %", ShortHeader: "Prompt Diff",
+		Unit: unitPercent, DisplayUnit: unitPercent,
+		Flags:    sdk.FlagTokenizesInputOnly | sdk.FlagUsageDiffOnly | sdk.FlagNoConsole,
+		Requires: []string{TagUsagePromptTokens, TagISL}},
+	{Tag: TagUsageCompletionDiff, Header: "Usage Completion Diff %", ShortHeader: "Completion Diff",
+		Unit: unitPercent, DisplayUnit: unitPercent,
+		Flags:    sdk.FlagProducesTokensOnly | sdk.FlagUsageDiffOnly | sdk.FlagNoConsole,
+		Requires: []string{TagUsageCompletionTokens, TagOSL}},
+	{Tag: TagUsageReasoningDiff, Header: "Usage Reasoning Diff %", ShortHeader: "Reasoning Diff",
+		Unit: unitPercent, DisplayUnit: unitPercent,
+		Flags:    sdk.FlagProducesTokensOnly | sdk.FlagSupportsReasoning | sdk.FlagUsageDiffOnly | sdk.FlagNoConsole,
+		Requires: []string{TagUsageReasoningTokens, TagReasoningCount}},
+	// AIPerf also requires its INTERNAL requested_osl metric; here the
+	// requested max tokens come with the record (RequestedOutputTokens).
+	{Tag: TagOSLMismatchDiff, Header: "OSL Mismatch Diff %", ShortHeader: "OSL Diff",
+		Unit: unitPercent, DisplayUnit: unitPercent,
+		Flags:    sdk.FlagProducesTokensOnly | sdk.FlagNoConsole,
+		Requires: []string{TagOSL}},
+	{Tag: TagE2EOutputTPS, Header: "E2E Output Token Throughput", ShortHeader: "E2E Output TPS/User",
+		Unit: unitTokensPerUser, DisplayUnit: unitTokensPerUser,
+		Flags: sdk.FlagProducesTokensOnly | sdk.FlagLargerIsBetter, DisplayOrder: 510,
+		Requires: []string{TagOSL, TagRequestLatency}},
+	{Tag: TagPrefillTPSPerUser, Header: "Prefill Throughput Per User", ShortHeader: "Prefill TPS/User",
+		Unit: unitTokensPerUser, DisplayUnit: unitTokensPerUser,
+		Flags:    streamingTokensOnly | sdk.FlagTokenizesInputOnly | sdk.FlagLargerIsBetter | sdk.FlagNoConsole,
+		Requires: []string{TagISL, TagTTFT}},
+	{Tag: TagDecodeDuration, Header: "Decode Duration", ShortHeader: "Decode Duration",
+		Unit: unitNs, DisplayUnit: unitMs,
+		Flags: streamingTokensOnly | percentileWithFailure, DisplayOrder: 350,
+		Requires: []string{TagRequestLatency, TagTTFT}},
 }
