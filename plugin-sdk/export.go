@@ -30,11 +30,23 @@ type ExportContext struct {
 	Endpoint      EndpointMetadata
 	Streaming     bool
 	AIPerfVersion string
-	BenchmarkID   string
-	CLICommand    string
-	// InputConfig is the resolved configuration with secrets redacted.
+	// BenchmarkID identifies the run: 12 lowercase hex characters, as
+	// AIPerf's uuid4().hex[:12], the same wherever it is written.
+	BenchmarkID string
+	CLICommand  string
+	// RandomSeed is the seed the run used (run_info.random_seed); nil when
+	// unknown.
+	RandomSeed *int64
+	// InputConfig is the resolved configuration with secrets redacted, in
+	// AIPerf 0.13's nested layout (models, endpoint, datasets, phases, ...):
+	// nested objects are map[string]any, lists []any, whole numbers int and
+	// AIPerf's float fields float64.
 	InputConfig map[string]any
 	Inputs      []InputEntry
+	// ConsoleText is what the run's console exporters print, rendered
+	// without colour before the data exporters run, so a data exporter can
+	// save it (profile_export_console.txt). Nil when there are none.
+	ConsoleText []byte
 }
 
 // ExportedFile is a file an exporter wrote, for the console footer.
@@ -49,11 +61,21 @@ type DataExporter interface {
 }
 
 // RecordInfo is one line of the per-request export: metadata, metric values
-// in display units, and the error.
+// in display units, and the error (absent on successful requests, as in
+// AIPerf).
 type RecordInfo struct {
 	Metadata RecordMetadata          `json:"metadata"`
 	Metrics  map[string]RecordMetric `json:"metrics"`
-	Error    *ErrorDetails           `json:"error"`
+	Error    *ErrorDetails           `json:"error,omitempty"`
+
+	// Request is the record the line was built from, for sinks that export
+	// the raw exchange (the raw exporter, --export-level raw): its start
+	// time, the headers and body sent (RequestRecord.RequestHeaders holds
+	// credentials unredacted: redact before writing), the status, every
+	// response unit as received and the error. Set by the record pipeline
+	// for every sink (a pointer, so free when unused); nil when the caller
+	// has none. Read-only; never serialized.
+	Request *RequestRecord `json:"-"`
 }
 
 // RecordMetric is one metric value in its display unit.
@@ -62,23 +84,40 @@ type RecordMetric struct {
 	Unit  string `json:"unit"`
 }
 
-// RecordMetadata is the metadata block of a per-request export line.
-// Optional fields are omitted when absent, never written as null.
+// RecordMetadata is the metadata block of a per-request export line, in
+// AIPerf 0.13's field order (MetricRecordMetadata). Optional fields are
+// omitted when absent, never written as null.
 type RecordMetadata struct {
-	SessionNum         int    `json:"session_num"`
-	XRequestID         string `json:"x_request_id"`
-	XCorrelationID     string `json:"x_correlation_id"`
-	ConversationID     string `json:"conversation_id"`
-	TurnIndex          int    `json:"turn_index"`
-	RequestStartNs     int64  `json:"request_start_ns"`
-	RequestAckNs       *int64 `json:"request_ack_ns,omitempty"`
-	RequestEndNs       int64  `json:"request_end_ns"`
-	CreditIssuedNs     *int64 `json:"credit_issued_ns,omitempty"`
-	WorkerID           string `json:"worker_id"`
-	RecordProcessorID  string `json:"record_processor_id"`
-	BenchmarkPhase     string `json:"benchmark_phase"`
+	SessionNum        int    `json:"session_num"`
+	XRequestID        string `json:"x_request_id"`
+	XCorrelationID    string `json:"x_correlation_id"`
+	ConversationID    string `json:"conversation_id"`
+	TurnIndex         int    `json:"turn_index"`
+	CreditIssuedNs    *int64 `json:"credit_issued_ns,omitempty"`
+	RequestStartNs    int64  `json:"request_start_ns"`
+	RequestAckNs      *int64 `json:"request_ack_ns,omitempty"`
+	RequestEndNs      int64  `json:"request_end_ns"`
+	WorkerID          string `json:"worker_id"`
+	RecordProcessorID string `json:"record_processor_id"`
+	BenchmarkPhase    string `json:"benchmark_phase"`
+	// PhaseIndex is the phase's position in the run's ordered phase list
+	// (warmup 0 and profiling 1 when there is a warmup phase).
+	PhaseIndex int `json:"phase_index"`
+	// ProfilingIndex is the position among profiling phases; nil (absent)
+	// on warmup records.
+	ProfilingIndex *int `json:"profiling_index,omitempty"`
+	// PhaseName and PhaseKind are "warmup" or "profiling" for a CLI run.
+	PhaseName          string `json:"phase_name"`
+	PhaseKind          string `json:"phase_kind"`
 	WasCancelled       bool   `json:"was_cancelled"`
 	CancellationTimeNs *int64 `json:"cancellation_time_ns,omitempty"`
+	// ContextOverflowSkip is AIPerf's agentic-replay flag: always false here.
+	ContextOverflowSkip bool `json:"context_overflow_skip"`
+	// AgentDepth is the DAG depth of the session (0: a root session).
+	AgentDepth int `json:"agent_depth"`
+	// RootCorrelationID is the x_correlation_id of the session tree's root:
+	// the record's own x_correlation_id for a root session.
+	RootCorrelationID string `json:"root_correlation_id"`
 }
 
 // RecordSink receives per-request records as they complete, so nothing
@@ -91,7 +130,10 @@ type RecordSink interface {
 }
 
 // ConsoleExporter renders a section of the final console output (category
-// console_exporter).
+// console_exporter). The core calls Render twice per run: into a plain-text
+// buffer (ExportContext.ConsoleText, saved as profile_export_console.txt)
+// and then to stdout, so Render must do nothing but write to w, and should
+// decide on colour from w itself.
 type ConsoleExporter interface {
 	Render(ctx context.Context, w io.Writer, ec *ExportContext) error
 }

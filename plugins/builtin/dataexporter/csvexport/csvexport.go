@@ -32,7 +32,7 @@ var _ sdk.DataExporter = (*Exporter)(nil)
 func New() *Exporter { return &Exporter{} }
 
 // Export writes the CSV unconditionally (AIPerf does too): a run without
-// results yields an empty file rather than no file.
+// results yields a file holding only the GPU telemetry header.
 func (e *Exporter) Export(ctx context.Context, ec *sdk.ExportContext) ([]sdk.ExportedFile, error) {
 	if ec == nil {
 		return nil, errors.New("csvexport: nil export context")

@@ -38,18 +38,22 @@ func sampleMetrics() []sdk.MetricResult {
 	}
 }
 
-const wantCSV = "Metric,avg,min,max,p1,p5,p10,p25,p50,p75,p90,p95,p99,std\r\n" +
+const gpuSection = "\r\n\r\nEndpoint,GPU_Index,GPU_Name,GPU_UUID,Platform,Metric,avg,min,max,sum,p1,p5,p10,p25,p50,p75,p90,p95,p99,std\r\n"
+
+const wantCSV = "Metric,avg,min,max,sum,p1,p5,p10,p25,p50,p75,p90,p95,p99,std\r\n" +
 	// Sorted by tag: input_sequence_length < request_latency < time_to_first_token.
-	`"Input, Tokens ""Total"" (ms)",550.50,550,551,,,,,550.00,,,,,0.50` + "\r\n" +
-	"Request Latency (ms),6550.36,4996.25,9383.37,5523.64,5641.18,5649.25,5678.54,5799.90,7314.96,8594.21,8980.84,9381.63,1171.14\r\n" +
-	"Time to First Token (ms),1588.80,382.24,4121.09,403.48,547.97,641.77,659.03,787.54,2439.00,3695.10,4051.43,4119.33,1189.99\r\n" +
+	// Integer metrics print every stat as a float, as AIPerf (64.00).
+	`"Input, Tokens ""Total"" (ms)",550.50,550.00,551.00,,,,,,550.00,,,,,0.50` + "\r\n" +
+	"Request Latency (ms),6550.36,4996.25,9383.37,,5523.64,5641.18,5649.25,5678.54,5799.90,7314.96,8594.21,8980.84,9381.63,1171.14\r\n" +
+	"Time to First Token (ms),1588.80,382.24,4121.09,317760.00,403.48,547.97,641.77,659.03,787.54,2439.00,3695.10,4051.43,4119.33,1189.99\r\n" +
 	"\r\n" +
 	"Metric,Value\r\n" +
 	"Benchmark Duration (sec),15.20\r\n" +
 	"Goodput (requests/sec),\r\n" +
 	"Output Token Throughput (tokens/sec),1274.62\r\n" +
 	"Request Count,200.00\r\n" +
-	"Request Throughput (requests/sec),13.16\r\n"
+	"Request Throughput (requests/sec),13.16\r\n" +
+	gpuSection
 
 func TestExportGolden(t *testing.T) {
 	dir := t.TempDir()
@@ -76,16 +80,21 @@ func TestSectionsParseBack(t *testing.T) {
 	if err := Write(&buf, sampleMetrics()); err != nil {
 		t.Fatal(err)
 	}
-	sections := strings.Split(buf.String(), "\r\n\r\n")
+	// Section 1, a blank line, section 2, two blank lines, the GPU header.
+	metrics, gpu, ok := strings.Cut(buf.String(), "\r\n\r\n\r\n")
+	if !ok || "\r\n\r\n"+gpu != gpuSection {
+		t.Fatalf("no GPU section after two blank lines: %q", buf.String())
+	}
+	sections := strings.Split(metrics, "\r\n\r\n")
 	if len(sections) != 2 {
-		t.Fatalf("want 2 sections, got %d", len(sections))
+		t.Fatalf("want 2 metric sections, got %d", len(sections))
 	}
 	r := csv.NewReader(strings.NewReader(sections[0]))
 	rows, err := r.ReadAll()
 	if err != nil {
 		t.Fatal(err)
 	}
-	if len(rows) != 4 || len(rows[1]) != 14 {
+	if len(rows) != 4 || len(rows[1]) != 15 {
 		t.Fatalf("section 1 shape %dx%d", len(rows), len(rows[1]))
 	}
 	if rows[1][0] != `Input, Tokens "Total" (ms)` {
@@ -119,12 +128,12 @@ func TestSectionCombinations(t *testing.T) {
 		metrics []sdk.MetricResult
 		want    string
 	}{
-		{"empty", nil, ""},
-		{"only hidden", []sdk.MetricResult{{Tag: "x", Flags: sdk.FlagInternal, Avg: fp(1)}}, ""},
+		{"empty", nil, gpuSection},
+		{"only hidden", []sdk.MetricResult{{Tag: "x", Flags: sdk.FlagInternal, Avg: fp(1)}}, gpuSection},
 		{"record only", []sdk.MetricResult{record},
-			"Metric,avg,min,max,p1,p5,p10,p25,p50,p75,p90,p95,p99,std\r\nRequest Latency (ms),1.00,1.00,1.00,,,,,1.00,,,,,\r\n"},
-		{"scalar only", []sdk.MetricResult{scalar}, "Metric,Value\r\nRequest Count,3.00\r\n"},
-		{"duplicate tag kept once", []sdk.MetricResult{scalar, scalar}, "Metric,Value\r\nRequest Count,3.00\r\n"},
+			"Metric,avg,min,max,sum,p1,p5,p10,p25,p50,p75,p90,p95,p99,std\r\nRequest Latency (ms),1.00,1.00,1.00,,,,,,1.00,,,,,\r\n" + gpuSection},
+		{"scalar only", []sdk.MetricResult{scalar}, "Metric,Value\r\nRequest Count,3.00\r\n" + gpuSection},
+		{"duplicate tag kept once", []sdk.MetricResult{scalar, scalar}, "Metric,Value\r\nRequest Count,3.00\r\n" + gpuSection},
 	}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {
@@ -145,12 +154,12 @@ func TestEmptyResultsStillWriteFile(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	info, err := os.Stat(files[0].Path)
+	got, err := os.ReadFile(files[0].Path)
 	if err != nil {
 		t.Fatal(err)
 	}
-	if info.Size() != 0 || filepath.Base(files[0].Path) != DefaultFileName {
-		t.Fatalf("want empty %s, got %d bytes at %s", DefaultFileName, info.Size(), files[0].Path)
+	if string(got) != gpuSection || filepath.Base(files[0].Path) != DefaultFileName {
+		t.Fatalf("want only the GPU header in %s, got %q at %s", DefaultFileName, got, files[0].Path)
 	}
 }
 

@@ -13,16 +13,25 @@ import (
 	sdk "github.com/aiperf-go/aiperf/plugin-sdk"
 )
 
-// statHeader is section 1's header; the stats follow AIPerf's STAT_KEYS.
-var statHeader = []string{"Metric", "avg", "min", "max", "p1", "p5", "p10", "p25", "p50", "p75", "p90", "p95", "p99", "std"}
+// statKeys are AIPerf 0.13's STAT_KEYS, the stats columns of sections 1 and 3.
+var statKeys = []string{"avg", "min", "max", "sum", "p1", "p5", "p10", "p25", "p50", "p75", "p90", "p95", "p99", "std"}
+
+// statHeader is section 1's header.
+var statHeader = append([]string{"Metric"}, statKeys...)
+
+// gpuHeader is the header of the GPU telemetry section, which AIPerf writes
+// whenever GPU telemetry is enabled (its default), even with no GPU rows.
+// We collect no GPU telemetry, so the section is the header alone.
+var gpuHeader = append([]string{"Endpoint", "GPU_Index", "GPU_Name", "GPU_UUID", "Platform", "Metric"}, statKeys...)
 
 // hiddenFlags are the metric flags AIPerf keeps out of the CSV.
 const hiddenFlags = sdk.FlagInternal | sdk.FlagExperimental
 
-// Write renders the CSV: record metrics (those with percentiles) first, then
-// a blank line, then scalar metrics as Metric,Value. Both sections are sorted
-// by tag, as in AIPerf. Lines end in CRLF because Python's csv module (and so
-// every AIPerf CSV) does.
+// Write renders the CSV in AIPerf 0.13's layout: record metrics (those with
+// percentiles) first, then a blank line, then scalar metrics as
+// Metric,Value, both sections sorted by tag; then two blank lines and the
+// GPU telemetry header. Lines end in CRLF because Python's csv module (and
+// so every AIPerf CSV) does.
 func Write(w io.Writer, metrics []sdk.MetricResult) error {
 	request, system, err := split(metrics)
 	if err != nil {
@@ -50,6 +59,9 @@ func Write(w io.Writer, metrics []sdk.MetricResult) error {
 			_ = cw.Write([]string{metricName(m), formatFloat(m.Avg)})
 		}
 	}
+	_ = cw.Write(nil)
+	_ = cw.Write(nil)
+	_ = cw.Write(gpuHeader)
 	cw.Flush()
 	if err := cw.Error(); err != nil {
 		return fmt.Errorf("csvexport: write: %w", err)
@@ -105,17 +117,13 @@ func metricName(m *sdk.MetricResult) string {
 	return m.Header + " (" + m.Unit + ")"
 }
 
-// statValues formats the 13 stats. min and max of integer metrics are ints
-// in AIPerf (Python ints print without decimals); everything else is a float.
-func statValues(m *sdk.MetricResult) [13]string {
-	vals := [13]*float64{m.Avg, m.Min, m.Max, m.P1, m.P5, m.P10, m.P25, m.P50, m.P75, m.P90, m.P95, m.P99, m.Std}
-	var out [13]string
+// statValues formats the 14 stats. AIPerf's stats are Python floats, so
+// every value is "%.2f", also min, max and sum of integer metrics (64.00).
+func statValues(m *sdk.MetricResult) [14]string {
+	vals := [14]*float64{m.Avg, m.Min, m.Max, m.Sum, m.P1, m.P5, m.P10, m.P25, m.P50, m.P75, m.P90, m.P95, m.P99, m.Std}
+	var out [14]string
 	for i, v := range vals {
-		if m.Integer && (i == 1 || i == 2) {
-			out[i] = formatInt(v)
-		} else {
-			out[i] = formatFloat(v)
-		}
+		out[i] = formatFloat(v)
 	}
 	return out
 }
@@ -126,14 +134,4 @@ func formatFloat(v *float64) string {
 		return ""
 	}
 	return strconv.FormatFloat(*v, 'f', 2, 64)
-}
-
-func formatInt(v *float64) string {
-	if v == nil || math.IsNaN(*v) || math.IsInf(*v, 0) {
-		return ""
-	}
-	if *v == math.Trunc(*v) && math.Abs(*v) < 1<<53 {
-		return strconv.FormatInt(int64(*v), 10)
-	}
-	return formatFloat(v)
 }

@@ -17,11 +17,11 @@ import (
 // Name is the plugin name of this exporter.
 const Name = "json"
 
-// SchemaVersion is the profile_export_aiperf.json schema we emit: 1.1 is the
-// version that adds count and sum to record metrics. We do not emit run_info
-// (1.2/1.3) or warmup_metrics (1.4), so claiming a later version would lie to
-// readers that branch on it.
-const SchemaVersion = "1.1"
+// SchemaVersion is the profile_export_aiperf.json schema we emit: AIPerf
+// 0.13's (JsonExportData.SCHEMA_VERSION), whose layout the file follows:
+// run_info, is_complete and telemetry_data are written; warmup_metrics, the
+// one 1.4 key only warmup runs carry, is not yet (docs/METRICS.md §6).
+const SchemaVersion = "1.4"
 
 // DefaultFileName is AIPerf's summary file name, used when the context names none.
 const DefaultFileName = "profile_export_aiperf.json"

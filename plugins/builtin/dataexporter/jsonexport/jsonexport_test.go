@@ -45,13 +45,22 @@ func sampleContext(dir string) *sdk.ExportContext {
 		Files:         sdk.ArtifactFiles{SummaryJSON: "profile_export_aiperf.json"},
 		Results:       sampleResults(),
 		AIPerfVersion: "0.1.0-go",
-		BenchmarkID:   "bench-123",
+		BenchmarkID:   "0123456789ab",
+		CLICommand:    "aiperf profile --model 'm'",
+		RandomSeed:    &seed42,
 		InputConfig: map[string]any{
-			"endpoint": map[string]any{"model_names": []any{"m<1>"}, "streaming": true},
-			"loadgen":  map[string]any{"concurrency": 4},
+			"phases":   []any{map[string]any{"concurrency": 4, "type": "concurrency", "name": "profiling", "kind": "profiling"}},
+			"endpoint": map[string]any{"urls": []any{"http://h<1>"}, "streaming": true, "type": "chat"},
+			"models":   map[string]any{"items": []any{map[string]any{"name": "m"}}},
+			"datasets": []any{map[string]any{"prompts": map[string]any{"isl": map[string]any{"mean": 64.0}},
+				"entries": 8, "name": "main", "type": "synthetic"}},
+			"otel":    map[string]any{},
+			"zz_ours": 1,
 		},
 	}
 }
+
+var seed42 = int64(42)
 
 // topKeys returns the top-level keys of a JSON object in file order.
 func topKeys(t *testing.T, data []byte) []string {
@@ -93,10 +102,12 @@ func TestExportWritesFileInAIPerfShape(t *testing.T) {
 		t.Fatalf("invalid JSON:\n%s", data)
 	}
 	gotKeys := topKeys(t, data)
+	// AIPerf 0.13's order: the metrics JsonExportData declares (in its
+	// order), the run facts, then the other metrics in result order.
 	wantKeys := []string{"schema_version", "aiperf_version", "benchmark_id",
-		"request_latency", "output_sequence_length", "request_throughput", "request_count",
-		"adj_request_latency", "benchmark_duration",
-		"start_time", "end_time", "was_cancelled", "input_config", "error_summary"}
+		"request_throughput", "request_latency", "request_count", "output_sequence_length", "benchmark_duration",
+		"telemetry_data", "input_config", "run_info", "was_cancelled", "is_complete", "error_summary",
+		"start_time", "end_time", "adj_request_latency"}
 	if strings.Join(gotKeys, ",") != strings.Join(wantKeys, ",") {
 		t.Fatalf("keys\n got %v\nwant %v", gotKeys, wantKeys)
 	}
@@ -109,14 +120,26 @@ func TestExportWritesFileInAIPerfShape(t *testing.T) {
 		key  string
 		want string
 	}{
-		{"schema_version", `"1.1"`},
+		{"schema_version", `"1.4"`},
 		{"start_time", `"2025-10-17T20:22:08.939332"`},
 		{"end_time", `"2025-10-17T20:22:24"`},
 		{"was_cancelled", `false`},
+		{"is_complete", `true`},
 		{"error_summary", `[]`},
+		{"run_info", `{"benchmark_id":"0123456789ab","random_seed":42,"trial":0,"cli_command":"aiperf profile --model 'm'"}`},
+		{"telemetry_data", `{"summary":{"endpoints_configured":[],"endpoints_successful":[],` +
+			`"start_time":"2025-10-17T20:22:08.939332","end_time":"2025-10-17T20:22:24"},"endpoints":{},"error_summary":[]}`},
+		// AIPerf's section and field order, Python floats, unknown keys last.
+		{"input_config", `{"models":{"items":[{"name":"m"}]},"endpoint":{"urls":["http://h<1>"],"type":"chat","streaming":true},` +
+			`"datasets":[{"name":"main","type":"synthetic","entries":8,"prompts":{"isl":{"mean":64.0}}}],` +
+			`"phases":[{"name":"profiling","kind":"profiling","type":"concurrency","concurrency":4}],"otel":{},"zz_ours":1}`},
 	}
 	for _, tc := range tests {
-		if got := string(doc[tc.key]); got != tc.want {
+		var compact bytes.Buffer
+		if err := json.Compact(&compact, doc[tc.key]); err != nil {
+			t.Fatalf("%s: %v", tc.key, err)
+		}
+		if got := compact.String(); got != tc.want {
 			t.Errorf("%s = %s, want %s", tc.key, got, tc.want)
 		}
 	}
@@ -135,12 +158,14 @@ func TestMetricBlocks(t *testing.T) {
 		tag      string
 		wantKeys string
 		// wantText are exact compacted blocks: they pin int-vs-float literals.
+		// Every stat is a float, integer metrics' min/max/sum included
+		// (AIPerf's 64.0); count is an int.
 		wantText string
 	}{
 		{"request_latency", "unit,avg,p1,p5,p10,p25,p50,p75,p90,p95,p99,min,max,std,count,sum",
 			`{"unit":"ms","avg":2620.71,"p1":2150.0,"p5":2200.0,"p10":2300.0,"p25":2400.0,"p50":2568.73,"p75":2700.0,"p90":3000.0,"p95":3200.0,"p99":3371.24,"min":2145.06,"max":3411.1,"std":297.93,"count":20,"sum":52414.29}`},
 		{"output_sequence_length", "unit,avg,p50,min,max,std,count,sum",
-			`{"unit":"tokens","avg":42.5,"p50":47.0,"min":24,"max":65,"std":7.21,"count":4,"sum":170}`},
+			`{"unit":"tokens","avg":42.5,"p50":47.0,"min":24.0,"max":65.0,"std":7.21,"count":4,"sum":170.0}`},
 		{"request_throughput", "unit,avg", `{"unit":"requests/sec","avg":1.45}`},
 		{"request_count", "unit,avg", `{"unit":"requests","avg":20.0}`},
 		// Non-finite stats vanish instead of producing invalid JSON.
@@ -178,10 +203,13 @@ func TestLayoutIsIndentedAndUnescaped(t *testing.T) {
 	}
 	text := string(data)
 	for _, want := range []string{
-		"{\n  \"schema_version\": \"1.1\",\n  \"aiperf_version\": \"0.1.0-go\",\n",
+		"{\n  \"schema_version\": \"1.4\",\n  \"aiperf_version\": \"0.1.0-go\",\n",
 		"  \"request_throughput\": {\n    \"unit\": \"requests/sec\",\n    \"avg\": 1.45\n  },\n",
-		"  \"input_config\": {\n    \"endpoint\": {\n      \"model_names\": [\n        \"m<1>\"\n      ],\n",
-		"  \"error_summary\": []\n}\n",
+		"  \"input_config\": {\n    \"models\": {\n      \"items\": [\n        {\n          \"name\": \"m\"\n        }\n      ]\n    },\n" +
+			"    \"endpoint\": {\n      \"urls\": [\n        \"http://h<1>\"\n      ],\n",
+		"    \"otel\": {},\n",
+		"  \"error_summary\": [],\n",
+		"  \"end_time\": \"2025-10-17T20:22:24\",\n  \"adj_request_latency\": {\n",
 	} {
 		if !strings.Contains(text, want) {
 			t.Errorf("missing %q in\n%s", want, text)
@@ -201,14 +229,19 @@ func TestErrorSummaryAndCancelled(t *testing.T) {
 		t.Fatal(err)
 	}
 	var doc struct {
-		WasCancelled bool              `json:"was_cancelled"`
-		ErrorSummary []json.RawMessage `json:"error_summary"`
+		WasCancelled     bool              `json:"was_cancelled"`
+		IsComplete       *bool             `json:"is_complete"`
+		IncompleteReason string            `json:"incomplete_reason"`
+		ErrorSummary     []json.RawMessage `json:"error_summary"`
 	}
 	if err := json.Unmarshal(data, &doc); err != nil {
 		t.Fatal(err)
 	}
 	if !doc.WasCancelled {
 		t.Error("was_cancelled should be true")
+	}
+	if doc.IsComplete == nil || *doc.IsComplete || doc.IncompleteReason != IncompleteReason {
+		t.Errorf("a cancelled run: is_complete %v, incomplete_reason %q", doc.IsComplete, doc.IncompleteReason)
 	}
 	want := []string{
 		`{"error_details":{"code":499,"type":"RequestCancellationError","message":"Request was cancelled after 0.000 seconds"},"count":81}`,
@@ -239,7 +272,7 @@ func TestNilResultsAndDefaults(t *testing.T) {
 	}
 	data, _ := os.ReadFile(files[0].Path)
 	got := strings.Join(topKeys(t, data), ",")
-	if got != "schema_version,was_cancelled,error_summary" {
+	if got != "schema_version,telemetry_data,run_info,was_cancelled,is_complete,error_summary" {
 		t.Fatalf("keys %s", got)
 	}
 	entries, _ := os.ReadDir(filepath.Dir(files[0].Path))
@@ -256,7 +289,7 @@ func TestBadInput(t *testing.T) {
 	}{
 		{"nil context", nil, "nil export context"},
 		{"empty tag", &sdk.ExportContext{Results: &sdk.Results{Metrics: []sdk.MetricResult{{Header: "X", Unit: "ms"}}}}, `metric #0 ("X") has an empty tag`},
-		{"NaN in config", &sdk.ExportContext{InputConfig: map[string]any{"x": math.NaN()}}, "input_config"},
+		{"unencodable config", &sdk.ExportContext{InputConfig: map[string]any{"x": func() {}}}, "input_config"},
 	}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {
@@ -268,5 +301,17 @@ func TestBadInput(t *testing.T) {
 				t.Fatalf("err = %v, want containing %q", err, tc.want)
 			}
 		})
+	}
+}
+
+// Non-finite floats in the configuration become null, as AIPerf scrubs them.
+func TestNonFiniteConfigIsNull(t *testing.T) {
+	ec := &sdk.ExportContext{InputConfig: map[string]any{"phases": []any{map[string]any{"grace_period": math.Inf(1)}}}}
+	data, err := Render(ec)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !json.Valid(data) || !strings.Contains(string(data), `"grace_period": null`) {
+		t.Fatalf("got\n%s", data)
 	}
 }

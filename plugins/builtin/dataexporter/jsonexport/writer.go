@@ -2,9 +2,9 @@ package jsonexport
 
 import (
 	"bytes"
-	"encoding/json"
 	"strconv"
 
+	"github.com/aiperf-go/aiperf/internal/jsonenc"
 	sdk "github.com/aiperf-go/aiperf/plugin-sdk"
 	"github.com/aiperf-go/aiperf/plugins/builtin/internal/pyfmt"
 )
@@ -29,56 +29,50 @@ func (w *objectWriter) key(k string) {
 }
 
 func (w *objectWriter) str(s string) {
-	b, _ := json.Marshal(s) // marshalling a string cannot fail
-	w.buf.Write(b)
+	w.buf.Write(jsonenc.AppendString(w.buf.AvailableBuffer(), s))
 }
 
-// value writes an arbitrary JSON value nested one level deep.
-func (w *objectWriter) value(v any) error {
-	var tmp bytes.Buffer
-	enc := json.NewEncoder(&tmp)
-	enc.SetEscapeHTML(false)
-	enc.SetIndent(indent, indent)
-	if err := enc.Encode(v); err != nil {
+func (w *objectWriter) boolean(v bool) {
+	w.buf.WriteString(strconv.FormatBool(v))
+}
+
+// value writes the value of top-level member name, nested one level deep
+// (see appendValue for the layout and the key order of objects).
+func (w *objectWriter) value(name string, v any) error {
+	b, err := appendValue(w.buf.AvailableBuffer(), v, 1, name)
+	if err != nil {
 		return err
 	}
-	w.buf.Write(bytes.TrimRight(tmp.Bytes(), "\n"))
+	w.buf.Write(b)
 	return nil
 }
 
-// stat is one statistic of a metric block, in AIPerf's JsonMetricResult order.
-type stat struct {
-	name string
-	val  *float64
-	// whole marks stats that are ints in Python when the metric's values are
-	// (min, max and sum of token counts); means and percentiles are floats.
-	whole bool
-}
-
-// metric writes one metric block. Absent and non-finite stats are omitted.
+// metric writes one metric block: unit, then the stats in AIPerf's
+// JsonMetricResult order (avg, p1..p99, min, max, std, count, sum). Every
+// stat is a float, integer-valued metrics included (AIPerf's are Python
+// floats: "min": 64.0); count is an int. Absent and non-finite stats are
+// omitted.
 func (w *objectWriter) metric(m *sdk.MetricResult) {
-	stats := [...]stat{
-		{"avg", m.Avg, false},
-		{"p1", m.P1, false}, {"p5", m.P5, false}, {"p10", m.P10, false},
-		{"p25", m.P25, false}, {"p50", m.P50, false}, {"p75", m.P75, false},
-		{"p90", m.P90, false}, {"p95", m.P95, false}, {"p99", m.P99, false},
-		{"min", m.Min, m.Integer}, {"max", m.Max, m.Integer},
-		{"std", m.Std, false},
+	stats := [...]struct {
+		name string
+		val  *float64
+	}{
+		{"avg", m.Avg},
+		{"p1", m.P1}, {"p5", m.P5}, {"p10", m.P10},
+		{"p25", m.P25}, {"p50", m.P50}, {"p75", m.P75},
+		{"p90", m.P90}, {"p95", m.P95}, {"p99", m.P99},
+		{"min", m.Min}, {"max", m.Max},
+		{"std", m.Std},
 	}
 	b := w.buf.AvailableBuffer()
 	b = append(b, "{\n"+indent+indent+`"unit": `...)
-	ub, _ := json.Marshal(m.Unit)
-	b = append(b, ub...)
+	b = jsonenc.AppendString(b, m.Unit)
 	for _, s := range stats {
 		if s.val == nil || !finite(*s.val) {
 			continue
 		}
 		b = appendMember(b, s.name)
-		if s.whole {
-			b = appendInt(b, *s.val)
-		} else {
-			b = pyfmt.AppendFloat(b, *s.val)
-		}
+		b = pyfmt.AppendFloat(b, *s.val)
 	}
 	if m.Count != nil {
 		b = appendMember(b, "count")
@@ -86,11 +80,7 @@ func (w *objectWriter) metric(m *sdk.MetricResult) {
 	}
 	if m.Sum != nil && finite(*m.Sum) {
 		b = appendMember(b, "sum")
-		if m.Integer {
-			b = appendInt(b, *m.Sum)
-		} else {
-			b = pyfmt.AppendFloat(b, *m.Sum)
-		}
+		b = pyfmt.AppendFloat(b, *m.Sum)
 	}
 	b = append(b, "\n"+indent+"}"...)
 	w.buf.Write(b)

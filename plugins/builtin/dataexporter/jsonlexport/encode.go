@@ -21,9 +21,12 @@ type scratch struct {
 
 // appendRecord appends one compact JSON line (with its trailing newline) in
 // the schema of sdk.RecordInfo's json tags: metadata fields in declaration
-// order with absent optionals omitted, metrics sorted by tag, error null on
-// success. Non-finite floats become null so the line stays valid JSON.
-func appendRecord(s *scratch, rec *sdk.RecordInfo) ([]byte, error) {
+// order (AIPerf 0.13's) with absent optionals omitted, metrics sorted by tag,
+// with trace set the request's HTTP trace ("trace_data", when it has one),
+// and an "error" member only on failed requests, as AIPerf writes it
+// (MetricRecordInfo: metadata, metrics, trace_data, error).
+// Non-finite floats become null so the line stays valid JSON.
+func appendRecord(s *scratch, rec *sdk.RecordInfo, trace bool) ([]byte, error) {
 	b := append(s.buf[:0], `{"metadata":`...)
 	b = appendMetadata(b, &rec.Metadata)
 
@@ -49,11 +52,12 @@ func appendRecord(s *scratch, rec *sdk.RecordInfo) ([]byte, error) {
 		b = jsonenc.AppendString(b, m.Unit)
 		b = append(b, '}')
 	}
-	b = append(b, `},"error":`...)
-	if e := rec.Error; e == nil {
-		b = append(b, "null"...)
-	} else {
-		b = append(b, '{')
+	b = append(b, '}')
+	if trace && rec.Request != nil && rec.Request.HTTPTrace != nil {
+		b = appendTraceData(b, rec.Request.HTTPTrace, rec.Request.Status)
+	}
+	if e := rec.Error; e != nil {
+		b = append(b, `,"error":{`...)
 		if e.Code != 0 {
 			b = append(b, `"code":`...)
 			b = strconv.AppendInt(b, int64(e.Code), 10)
@@ -81,21 +85,37 @@ func appendMetadata(b []byte, m *sdk.RecordMetadata) []byte {
 	b = jsonenc.AppendString(b, m.ConversationID)
 	b = append(b, `,"turn_index":`...)
 	b = strconv.AppendInt(b, int64(m.TurnIndex), 10)
+	b = appendOptInt(b, `,"credit_issued_ns":`, m.CreditIssuedNs)
 	b = append(b, `,"request_start_ns":`...)
 	b = strconv.AppendInt(b, m.RequestStartNs, 10)
 	b = appendOptInt(b, `,"request_ack_ns":`, m.RequestAckNs)
 	b = append(b, `,"request_end_ns":`...)
 	b = strconv.AppendInt(b, m.RequestEndNs, 10)
-	b = appendOptInt(b, `,"credit_issued_ns":`, m.CreditIssuedNs)
 	b = append(b, `,"worker_id":`...)
 	b = jsonenc.AppendString(b, m.WorkerID)
 	b = append(b, `,"record_processor_id":`...)
 	b = jsonenc.AppendString(b, m.RecordProcessorID)
 	b = append(b, `,"benchmark_phase":`...)
 	b = jsonenc.AppendString(b, m.BenchmarkPhase)
+	b = append(b, `,"phase_index":`...)
+	b = strconv.AppendInt(b, int64(m.PhaseIndex), 10)
+	if m.ProfilingIndex != nil {
+		b = append(b, `,"profiling_index":`...)
+		b = strconv.AppendInt(b, int64(*m.ProfilingIndex), 10)
+	}
+	b = append(b, `,"phase_name":`...)
+	b = jsonenc.AppendString(b, m.PhaseName)
+	b = append(b, `,"phase_kind":`...)
+	b = jsonenc.AppendString(b, m.PhaseKind)
 	b = append(b, `,"was_cancelled":`...)
 	b = strconv.AppendBool(b, m.WasCancelled)
 	b = appendOptInt(b, `,"cancellation_time_ns":`, m.CancellationTimeNs)
+	b = append(b, `,"context_overflow_skip":`...)
+	b = strconv.AppendBool(b, m.ContextOverflowSkip)
+	b = append(b, `,"agent_depth":`...)
+	b = strconv.AppendInt(b, int64(m.AgentDepth), 10)
+	b = append(b, `,"root_correlation_id":`...)
+	b = jsonenc.AppendString(b, m.RootCorrelationID)
 	return append(b, '}')
 }
 

@@ -1,6 +1,8 @@
 // Package jsonlexport is the "jsonl" data exporter: it streams one line per
 // request to profile_export.jsonl while the run executes, so an abrupt end
-// loses at most the last flush interval of records.
+// loses at most the last flush interval of records. With its
+// export_http_trace setting (--export-http-trace) each line also carries
+// the request's HTTP trace as AIPerf 0.13's "trace_data".
 package jsonlexport
 
 import (
@@ -48,6 +50,8 @@ const (
 type Exporter struct {
 	flushInterval time.Duration
 	flushRecords  int
+	// settings are decoded before Open and only read afterwards.
+	settings Settings
 
 	pool sync.Pool // *scratch
 
@@ -68,6 +72,7 @@ type Exporter struct {
 var (
 	_ sdk.RecordSink   = (*Exporter)(nil)
 	_ sdk.DataExporter = (*Exporter)(nil)
+	_ sdk.Configurable = (*Exporter)(nil)
 )
 
 // New returns the jsonl exporter with the default flush policy.
@@ -129,7 +134,7 @@ func (e *Exporter) WriteRecord(rec *sdk.RecordInfo) error {
 			e.pool.Put(s)
 		}
 	}()
-	line, err := appendRecord(s, rec)
+	line, err := appendRecord(s, rec, e.settings.ExportHTTPTrace)
 	if err != nil {
 		return fmt.Errorf("jsonlexport: encode record %s: %w", rec.Metadata.XRequestID, err)
 	}

@@ -20,6 +20,8 @@ import (
 
 func i64(v int64) *int64 { return &v }
 
+var profilingIndex0 = 0
+
 func successRecord(n int) *sdk.RecordInfo {
 	return &sdk.RecordInfo{
 		Metadata: sdk.RecordMetadata{
@@ -28,6 +30,8 @@ func successRecord(n int) *sdk.RecordInfo {
 			RequestStartNs: 1759813207532900363, RequestAckNs: i64(1759813207650730976),
 			RequestEndNs: 1759813207838764604, WorkerID: "worker_359d423a",
 			RecordProcessorID: "record_processor_1fa47cd7", BenchmarkPhase: sdk.PhaseProfiling,
+			CreditIssuedNs: i64(1759813207530000000), ProfilingIndex: &profilingIndex0,
+			PhaseName: sdk.PhaseProfiling, PhaseKind: sdk.PhaseProfiling, RootCorrelationID: "corr-1",
 		},
 		Metrics: map[string]sdk.RecordMetric{
 			"time_to_first_token":    {Value: 255.886568, Unit: "ms"},
@@ -43,7 +47,8 @@ func cancelledRecord() *sdk.RecordInfo {
 		Metadata: sdk.RecordMetadata{
 			SessionNum: 7, XRequestID: "req-c", XCorrelationID: "corr-c", ConversationID: "conv-c",
 			RequestStartNs: 100, RequestEndNs: 200, WorkerID: "w", RecordProcessorID: "rp",
-			BenchmarkPhase: sdk.PhaseProfiling, WasCancelled: true, CancellationTimeNs: i64(1759879161119772754),
+			BenchmarkPhase: sdk.PhaseWarmup, PhaseName: sdk.PhaseWarmup, PhaseKind: sdk.PhaseWarmup,
+			WasCancelled: true, CancellationTimeNs: i64(1759879161119772754), RootCorrelationID: "corr-c",
 		},
 		Metrics: map[string]sdk.RecordMetric{"error_isl": {Value: int64(550), Unit: "tokens"}},
 		Error:   &sdk.ErrorDetails{Code: 499, Type: "RequestCancellationError", Message: "Request was cancelled after 0.000 seconds"},
@@ -56,21 +61,23 @@ func TestLineFormatGolden(t *testing.T) {
 		rec  *sdk.RecordInfo
 		want string
 	}{
+		// AIPerf 0.13's metadata order; no "error" member on a success.
 		{"success", successRecord(45),
-			`{"metadata":{"session_num":45,"x_request_id":"req-45","x_correlation_id":"corr-1","conversation_id":"conv-1","turn_index":0,"request_start_ns":1759813207532900363,"request_ack_ns":1759813207650730976,"request_end_ns":1759813207838764604,"worker_id":"worker_359d423a","record_processor_id":"record_processor_1fa47cd7","benchmark_phase":"profiling","was_cancelled":false},` +
-				`"metrics":{"inter_chunk_latency":{"value":[4.898437,5.316006,5.0],"unit":"ms"},"output_sequence_length":{"value":9,"unit":"tokens"},"request_latency":{"value":297.525228,"unit":"ms"},"time_to_first_token":{"value":255.886568,"unit":"ms"}},"error":null}` + "\n"},
+			`{"metadata":{"session_num":45,"x_request_id":"req-45","x_correlation_id":"corr-1","conversation_id":"conv-1","turn_index":0,"credit_issued_ns":1759813207530000000,"request_start_ns":1759813207532900363,"request_ack_ns":1759813207650730976,"request_end_ns":1759813207838764604,"worker_id":"worker_359d423a","record_processor_id":"record_processor_1fa47cd7","benchmark_phase":"profiling","phase_index":0,"profiling_index":0,"phase_name":"profiling","phase_kind":"profiling","was_cancelled":false,"context_overflow_skip":false,"agent_depth":0,"root_correlation_id":"corr-1"},` +
+				`"metrics":{"inter_chunk_latency":{"value":[4.898437,5.316006,5.0],"unit":"ms"},"output_sequence_length":{"value":9,"unit":"tokens"},"request_latency":{"value":297.525228,"unit":"ms"},"time_to_first_token":{"value":255.886568,"unit":"ms"}}}` + "\n"},
+		// A warmup record has no profiling_index.
 		{"cancelled", cancelledRecord(),
-			`{"metadata":{"session_num":7,"x_request_id":"req-c","x_correlation_id":"corr-c","conversation_id":"conv-c","turn_index":0,"request_start_ns":100,"request_end_ns":200,"worker_id":"w","record_processor_id":"rp","benchmark_phase":"profiling","was_cancelled":true,"cancellation_time_ns":1759879161119772754},` +
+			`{"metadata":{"session_num":7,"x_request_id":"req-c","x_correlation_id":"corr-c","conversation_id":"conv-c","turn_index":0,"request_start_ns":100,"request_end_ns":200,"worker_id":"w","record_processor_id":"rp","benchmark_phase":"warmup","phase_index":0,"phase_name":"warmup","phase_kind":"warmup","was_cancelled":true,"cancellation_time_ns":1759879161119772754,"context_overflow_skip":false,"agent_depth":0,"root_correlation_id":"corr-c"},` +
 				`"metrics":{"error_isl":{"value":550,"unit":"tokens"}},"error":{"code":499,"type":"RequestCancellationError","message":"Request was cancelled after 0.000 seconds"}}` + "\n"},
 		{"transport error without status", &sdk.RecordInfo{Error: &sdk.ErrorDetails{Type: "ClientConnectorError", Message: "refused"}},
-			`{"metadata":{"session_num":0,"x_request_id":"","x_correlation_id":"","conversation_id":"","turn_index":0,"request_start_ns":0,"request_end_ns":0,"worker_id":"","record_processor_id":"","benchmark_phase":"","was_cancelled":false},"metrics":{},"error":{"type":"ClientConnectorError","message":"refused"}}` + "\n"},
+			`{"metadata":{"session_num":0,"x_request_id":"","x_correlation_id":"","conversation_id":"","turn_index":0,"request_start_ns":0,"request_end_ns":0,"worker_id":"","record_processor_id":"","benchmark_phase":"","phase_index":0,"phase_name":"","phase_kind":"","was_cancelled":false,"context_overflow_skip":false,"agent_depth":0,"root_correlation_id":""},"metrics":{},"error":{"type":"ClientConnectorError","message":"refused"}}` + "\n"},
 		{"non-finite becomes null", &sdk.RecordInfo{Metrics: map[string]sdk.RecordMetric{
 			"a": {Value: math.Inf(1), Unit: "ms"}, "b": {Value: []float64{1, math.NaN()}, Unit: "ms"}}},
-			`{"metadata":{"session_num":0,"x_request_id":"","x_correlation_id":"","conversation_id":"","turn_index":0,"request_start_ns":0,"request_end_ns":0,"worker_id":"","record_processor_id":"","benchmark_phase":"","was_cancelled":false},"metrics":{"a":{"value":null,"unit":"ms"},"b":{"value":[1.0,null],"unit":"ms"}},"error":null}` + "\n"},
+			`{"metadata":{"session_num":0,"x_request_id":"","x_correlation_id":"","conversation_id":"","turn_index":0,"request_start_ns":0,"request_end_ns":0,"worker_id":"","record_processor_id":"","benchmark_phase":"","phase_index":0,"phase_name":"","phase_kind":"","was_cancelled":false,"context_overflow_skip":false,"agent_depth":0,"root_correlation_id":""},"metrics":{"a":{"value":null,"unit":"ms"},"b":{"value":[1.0,null],"unit":"ms"}}}` + "\n"},
 	}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {
-			got, err := appendRecord(&scratch{}, tc.rec)
+			got, err := appendRecord(&scratch{}, tc.rec, false)
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -85,7 +92,7 @@ func TestLineFormatGolden(t *testing.T) {
 // json tags (same keys, same values) for finite data.
 func TestLineMatchesStructTags(t *testing.T) {
 	for _, rec := range []*sdk.RecordInfo{successRecord(1), cancelledRecord()} {
-		line, err := appendRecord(&scratch{}, rec)
+		line, err := appendRecord(&scratch{}, rec, false)
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -361,7 +368,7 @@ func TestLargeRecord(t *testing.T) {
 	if got := back.Metrics["inter_chunk_latency"].Value.([]any); len(got) != 20000 || got[19999] != 19999.5 {
 		t.Fatalf("list came back with %d values", len(got))
 	}
-	if !bytes.HasSuffix(sc.Bytes(), []byte(`"error":null}`)) {
+	if !bytes.HasSuffix(sc.Bytes(), []byte(`,"unit":"ms"}}}`)) {
 		t.Fatal("line not terminated properly")
 	}
 }

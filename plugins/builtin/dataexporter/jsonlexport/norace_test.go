@@ -1,0 +1,5 @@
+//go:build !race
+
+package jsonlexport
+
+const raceEnabled = false

@@ -1,0 +1,5 @@
+//go:build !race
+
+package rawexport
+
+const raceEnabled = false
