@@ -12,9 +12,11 @@ import (
 // prompt (a bare string for one text, a list for several; empty texts are
 // dropped), model, stream, max_tokens (always this name; omitted when unset
 // or 0, as AIPerf's truthiness test does), then --extra-inputs and
-// Turn.Extra. Unlike chat, AIPerf only asks for a usage chunk when told to
-// (--use-server-token-count), so stream_options.include_usage is added only
-// when streaming with RequestInfo.IncludeUsage.
+// Turn.Extra, then stream_options.include_usage=true when the merged "stream"
+// is true. As for chat, AIPerf 0.13 (endpoints/openai_completions.py
+// format_payload) asks for the usage chunk on every streaming request, not
+// only with --use-server-token-count, so RequestInfo.IncludeUsage is not
+// consulted; an author's own stream_options.include_usage is kept.
 func (*Endpoint) FormatPayload(req sdk.RequestInfo) ([]byte, error) {
 	model := req.Turn.Model
 	if model == "" {
@@ -32,7 +34,9 @@ func (*Endpoint) FormatPayload(req sdk.RequestInfo) ([]byte, error) {
 		body.Set("max_tokens", *req.Turn.MaxTokens)
 	}
 	openai.ApplyExtras(body, req.ExtraInputs, req.Turn.Extra)
-	if req.Streaming && req.IncludeUsage {
+	// Decided on the merged body: servers reject stream_options when an
+	// extra input turned streaming off.
+	if stream, _ := body.Get("stream"); openai.Truthy(stream) {
 		openai.EnsureIncludeUsage(body)
 	}
 
