@@ -301,13 +301,18 @@ func TestNewOutputsInitializesEveryPlugin(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if len(o.Processors) != 1 || len(o.Accumulators) != 1 || len(o.Exporters) != 4 || len(o.Consoles) != 2 {
+	if len(o.Processors) != builtinCount(t, "record_processor") || len(o.Accumulators) != builtinCount(t, "accumulator") ||
+		len(o.Exporters) != builtinCount(t, "data_exporter") || len(o.Consoles) != builtinCount(t, "console_exporter") || len(o.Consoles) < 3 {
 		t.Fatalf("outputs: %d processors, %d accumulators, %d exporters, %d consoles",
 			len(o.Processors), len(o.Accumulators), len(o.Exporters), len(o.Consoles))
 	}
-	// Declaration order: the metrics table renders before the error summary.
-	if got := o.Consoles[0].ID() + " " + o.Consoles[1].ID(); got != "console_exporter.metrics_table console_exporter.error_summary" {
-		t.Errorf("consoles %s", got)
+	// Declaration order is run order: AIPerf's console order.
+	var order []string
+	for _, c := range o.Consoles {
+		order = append(order, c.Name)
+	}
+	if got := strings.Join(order, " "); got != "http_trace metrics_table error_summary osl_mismatch_warning" {
+		t.Errorf("consoles in order %s", got)
 	}
 	// The catalog holds the built-in record metrics, streaming ones included.
 	for _, tag := range []string{"request_latency", "time_to_first_token", "inter_token_latency", "output_sequence_length"} {
@@ -371,6 +376,10 @@ func TestProfileExcludesWarmupFromResults(t *testing.T) {
 		var r sdk.RecordInfo
 		if err := json.Unmarshal([]byte(l), &r); err != nil {
 			t.Fatal(err)
+		}
+		// Profiling comes second after a warmup (AIPerf's phase numbering).
+		if r.Metadata.PhaseIndex != 1 || r.Metadata.ProfilingIndex == nil || *r.Metadata.ProfilingIndex != 0 {
+			t.Errorf("phase_index %d profiling_index %v after a warmup, want 1 and 0", r.Metadata.PhaseIndex, r.Metadata.ProfilingIndex)
 		}
 		if r.Metadata.BenchmarkPhase != sdk.PhaseProfiling {
 			t.Errorf("JSONL record of phase %q", r.Metadata.BenchmarkPhase)

@@ -8,11 +8,15 @@ import (
 	"github.com/aiperf-go/aiperf/plugins/builtin/accumulator/metricresults"
 	"github.com/aiperf-go/aiperf/plugins/builtin/arrival"
 	"github.com/aiperf-go/aiperf/plugins/builtin/consoleexporter/errorsummary"
+	"github.com/aiperf-go/aiperf/plugins/builtin/consoleexporter/httptrace"
 	"github.com/aiperf-go/aiperf/plugins/builtin/consoleexporter/metricstable"
+	"github.com/aiperf-go/aiperf/plugins/builtin/consoleexporter/oslmismatch"
+	"github.com/aiperf-go/aiperf/plugins/builtin/dataexporter/consoletext"
 	"github.com/aiperf-go/aiperf/plugins/builtin/dataexporter/csvexport"
 	"github.com/aiperf-go/aiperf/plugins/builtin/dataexporter/inputsexport"
 	"github.com/aiperf-go/aiperf/plugins/builtin/dataexporter/jsonexport"
 	"github.com/aiperf-go/aiperf/plugins/builtin/dataexporter/jsonlexport"
+	"github.com/aiperf-go/aiperf/plugins/builtin/dataexporter/rawexport"
 	"github.com/aiperf-go/aiperf/plugins/builtin/dataset/custom"
 	"github.com/aiperf-go/aiperf/plugins/builtin/dataset/customloader/mooncaketrace"
 	"github.com/aiperf-go/aiperf/plugins/builtin/dataset/customloader/multiturn"
@@ -81,10 +85,14 @@ func builtins() registry.Builtins {
 		registry.Provide(sdk.DataExporters, jsonexport.Name, func() sdk.DataExporter { return jsonexport.New() }),
 		registry.Provide(sdk.DataExporters, csvexport.Name, func() sdk.DataExporter { return csvexport.New() }),
 		registry.Provide(sdk.DataExporters, jsonlexport.Name, func() sdk.DataExporter { return jsonlexport.New() }),
+		registry.Provide(sdk.DataExporters, rawexport.Name, func() sdk.DataExporter { return rawexport.New() }),
 		registry.Provide(sdk.DataExporters, inputsexport.Name, func() sdk.DataExporter { return inputsexport.New() }),
+		registry.Provide(sdk.DataExporters, consoletext.Name, func() sdk.DataExporter { return consoletext.New() }),
 
+		registry.Provide(sdk.ConsoleExporters, httptrace.Name, func() sdk.ConsoleExporter { return httptrace.New() }),
 		registry.Provide(sdk.ConsoleExporters, metricstable.Name, func() sdk.ConsoleExporter { return metricstable.New() }),
 		registry.Provide(sdk.ConsoleExporters, errorsummary.Name, func() sdk.ConsoleExporter { return errorsummary.New() }),
+		registry.Provide(sdk.ConsoleExporters, oslmismatch.Name, func() sdk.ConsoleExporter { return oslmismatch.New() }),
 
 		registry.Provide(sdk.UIs, noneui.Name, func() sdk.UI { return noneui.New() }),
 		registry.Provide(sdk.UIs, simpleui.Name, func() sdk.UI { return simpleui.New() }),

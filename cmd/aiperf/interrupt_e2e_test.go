@@ -29,7 +29,7 @@ func TestInterruptExportsWhatWasMeasured(t *testing.T) {
 	url := startMock(t, mockserver.Config{TTFT: 5 * time.Millisecond, ITL: time.Millisecond})
 	dir := t.TempDir()
 	cmd := exec.Command(bin, "profile", "-m", "m", "-u", url, "--streaming", "--concurrency", "4",
-		"--request-count", "1000000", "--isl", "16", "--osl", "8", "--artifact-dir", dir, "--ui", "none", "--tokenizer", "builtin")
+		"--request-count", "1000000", "--num-dataset-entries", "100", "--isl", "16", "--osl", "8", "--artifact-dir", dir, "--ui", "none", "--tokenizer", "builtin")
 	var stdout, stderr bytes.Buffer
 	cmd.Stdout, cmd.Stderr = &stdout, &stderr
 	if err := cmd.Start(); err != nil {

@@ -244,7 +244,7 @@ func TestLoadValidationErrors(t *testing.T) {
 		{[]string{"--prefill-concurrency", "2"}, "--streaming"},
 		{[]string{"--request-cancellation-delay", "1"}, "--request-cancellation-rate"},
 		{[]string{"--arrival-smoothness", "2", "--arrival-pattern", "constant", "--request-rate", "5"}, "--arrival-smoothness"},
-		{[]string{"--num-sessions", "3", "--request-count", "3"}, "--num-sessions"},
+		{[]string{"--num-sessions", "3", "--concurrency", "5"}, "--num-sessions"},
 	}
 	for _, c := range cases {
 		r := profile(t, append([]string{"-m", "m", "-u", url}, c.args...)...)

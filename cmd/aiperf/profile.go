@@ -61,9 +61,6 @@ func runProfile(cmd *cobra.Command, rawArgs []string) error {
 		}
 	}()
 	warnings = append(warnings, regWarnings...)
-	if cfg.ExportLevel == "raw" {
-		warnings = append(warnings, "--export-level raw: profile_export_raw.jsonl is not implemented yet; exporting at the records level")
-	}
 	for _, w := range warnings {
 		fmt.Fprintln(stderr, "Warning:", w)
 	}

@@ -21,7 +21,7 @@ import (
 func NewPluginHost(reg *registry.Registry, s *Settings) *Host {
 	return newHost(reg, sdk.RunInfo{
 		Models: s.Models, Seed: s.Seed, MaxConcurrency: s.MaxConcurrency(),
-		RequestTimeout: s.Timeout, ArtifactDir: s.ArtifactDir,
+		RequestTimeout: s.Timeout, ArtifactDir: s.ArtifactDir, UseServerTokenCount: s.UseServerTokenCount,
 	}, s.PluginSettings, s.Plugins)
 }
 

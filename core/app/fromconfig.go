@@ -58,7 +58,7 @@ func FromConfig(cfg *config.RunConfig, serviceKind string, args []string) (*Sett
 		ExportLevel:         cfg.ExportLevel,
 		Goodput:             cfg.Goodput,
 		LogLevel:            level,
-		InputConfig:         cfg.Redacted(),
+		InputConfig:         cfg.InputConfig(),
 		CLICommand:          cfg.CLICommand(args),
 		Plugins:             selectPlugins(cfg),
 		PluginSettings:      pluginSettings,
@@ -115,13 +115,11 @@ func warmup(cfg *config.RunConfig) *config.PhaseSettings {
 	return &w
 }
 
-// datasetOptions are the composer's inputs; --num-sessions also sets how
-// many conversations to build, as in AIPerf.
+// datasetOptions are the composer's inputs with the run's seed. The entry
+// count is config's EffectiveNumDatasetEntries (AIPerf 0.13: an explicit
+// --num-dataset-entries, else --num-sessions, else --request-count, else 100).
 func datasetOptions(cfg *config.RunConfig, seed int64) sdk.DatasetOptions {
 	o := cfg.DatasetOptions()
 	o.RandomSeed = seed
-	if n := cfg.EffectiveNumSessions(); n > o.NumEntries {
-		o.NumEntries = n
-	}
 	return o
 }

@@ -111,10 +111,11 @@ func TestFromConfigEveryField(t *testing.T) {
 		t.Errorf("Settings\n%+v\nwant\n%+v", got, want)
 	}
 	// The redacted config and the command line never carry the api key.
-	if ic := fmt.Sprint(s.InputConfig); strings.Contains(ic, secret) || s.InputConfig["api_key"] != config.Redacted {
+	ep, _ := s.InputConfig["endpoint"].(map[string]any)
+	if ic := fmt.Sprint(s.InputConfig); strings.Contains(ic, secret) || ep["api_key"] != config.Redacted {
 		t.Errorf("InputConfig leaks or drops the api key: %v", s.InputConfig)
 	}
-	if s.InputConfig["concurrency"] != 3 || s.InputConfig["endpoint_type"] != "completions" {
+	if ph, _ := s.InputConfig["phases"].([]any); len(ph) != 2 || ph[1].(map[string]any)["concurrency"] != 3 || ep["type"] != "completions" {
 		t.Errorf("InputConfig = %v", s.InputConfig)
 	}
 	if !strings.HasPrefix(s.CLICommand, "aiperf profile --model-names") || strings.Contains(s.CLICommand, secret) ||
@@ -163,6 +164,28 @@ func TestFromConfigDefaults(t *testing.T) {
 	for _, c := range checks {
 		if !reflect.DeepEqual(c.got, c.want) {
 			t.Errorf("%s = %#v, want %#v", c.name, c.got, c.want)
+		}
+	}
+}
+
+// The composer builds as many conversations as the user's count asks for
+// (AIPerf 0.13), unless --num-dataset-entries is given, which wins even when
+// it is smaller than --num-sessions.
+func TestFromConfigDatasetSize(t *testing.T) {
+	cases := []struct {
+		args []string
+		want int
+	}{
+		{[]string{"--request-count", "1000"}, 1000},
+		{[]string{"--num-sessions", "300"}, 300},
+		{[]string{"--num-sessions", "300", "--num-dataset-entries", "20"}, 20},
+		{[]string{"--request-count", "1000", "--num-dataset-entries", "100"}, 100},
+		{[]string{"--benchmark-duration", "30"}, 100},
+	}
+	for _, c := range cases {
+		s := settingsFrom(t, append([]string{"-m", "m", "--tokenizer", "builtin"}, c.args...)...)
+		if s.Dataset.NumEntries != c.want {
+			t.Errorf("%v: Dataset.NumEntries = %d, want %d", c.args, s.Dataset.NumEntries, c.want)
 		}
 	}
 }

@@ -1,7 +1,9 @@
 package app
 
 import (
+	"bytes"
 	"context"
+	"encoding/json"
 	"errors"
 	"fmt"
 	"io"
@@ -12,7 +14,9 @@ import (
 	"strings"
 	"time"
 
+	"github.com/aiperf-go/aiperf/core/clock"
 	"github.com/aiperf-go/aiperf/core/engine"
+	"github.com/aiperf-go/aiperf/core/metrics"
 	"github.com/aiperf-go/aiperf/core/records"
 	"github.com/aiperf-go/aiperf/core/version"
 	sdk "github.com/aiperf-go/aiperf/plugin-sdk"
@@ -108,6 +112,7 @@ func (r *Runner) Run(ctx context.Context) (*Outcome, error) {
 		Endpoint: r.Endpoint, Tokenizer: r.Tokenizer, Processors: plugins(r.Outputs.Processors),
 		Accumulators: plugins(r.Outputs.Accumulators), Sinks: recordSinks(sinks), Logger: r.Log, TokenSource: tokenSource(s),
 		Catalog: r.Outputs.Catalog, ProcessorNames: ids(r.Outputs.Processors),
+		Phases: metrics.PhaseLayout{Warmup: s.Warmup != nil},
 	})
 
 	r.UI.Start(ctx, eng)
@@ -179,9 +184,20 @@ func (r *Runner) runPhases(ctx context.Context, eng *engine.Engine, pipe *record
 		"concurrency", ph.Plan.Concurrency)
 	eng.SetPhaseOptions(engine.PhaseOptions{RequestBudget: ph.Budget, TurnGap: ph.TurnGap,
 		CancellationRate: s.Cancellation.Rate, CancellationDelay: s.Cancellation.Delay})
-	// start_time/end_time of the exports span the profiling phase only.
-	r.profilingStart = time.Now()
-	defer func() { r.profilingEnd = time.Now() }()
+	// start_time/end_time of the exports span the profiling phase only. Its
+	// bounds are read on the records' clock and told to the accumulators
+	// that observe phases: the throughputs divide by this window (AIPerf).
+	observe := func(notify func(sdk.PhaseObserver, string, int64)) time.Time {
+		ns := clock.WallNs(clock.Now())
+		for _, acc := range r.Outputs.Accumulators {
+			if o, ok := acc.Plugin.(sdk.PhaseObserver); ok {
+				notify(o, sdk.PhaseProfiling, ns)
+			}
+		}
+		return time.Unix(0, ns)
+	}
+	r.profilingStart = observe(sdk.PhaseObserver.PhaseStarted)
+	defer func() { r.profilingEnd = observe(sdk.PhaseObserver.PhaseEnded) }()
 	return eng.RunPhaseWith(ctx, ph.Strategy, ph.Plan, pipe.Submit)
 }
 
@@ -263,15 +279,34 @@ func recordSinks(sinks []namedSink) []sdk.RecordSink {
 	return out
 }
 
+// export runs the export step: the console exporters render into
+// ec.ConsoleText (plain text, for the console_text exporter), the data
+// exporters write their files, the console exporters print to stdout, and
+// .aiperf_results_ready.json is written last, as AIPerf 0.13 does.
 func (r *Runner) export(ec *sdk.ExportContext) ([]sdk.ExportedFile, error) {
 	var files []sdk.ExportedFile
 	var errs []error
 	// Exports run even after Ctrl-C: nothing measured is lost.
 	ctx := context.Background()
+	// A marker left by an earlier run in this directory must not announce
+	// files this run is about to replace.
+	marker := filepath.Join(ec.ArtifactDir, ResultsReadyFile)
+	if err := os.Remove(marker); err != nil && !errors.Is(err, os.ErrNotExist) {
+		errs = append(errs, fmt.Errorf("remove stale %s: %w", ResultsReadyFile, err))
+	}
+	// The text copy is rendered first, never on a terminal, so it holds no
+	// colour codes; its errors show up again in the stdout pass below.
+	var text bytes.Buffer
+	for _, c := range r.Outputs.Consoles {
+		_ = c.Plugin.Render(ctx, &text, ec)
+	}
+	ec.ConsoleText = text.Bytes()
+	var failed []string
 	for _, ex := range r.Outputs.Exporters {
 		f, err := ex.Plugin.Export(ctx, ec)
 		if err != nil {
 			errs = append(errs, fmt.Errorf("plugin %s: export: %w", ex.ID(), err))
+			failed = append(failed, ex.ID())
 			continue
 		}
 		files = append(files, f...)
@@ -281,7 +316,47 @@ func (r *Runner) export(ec *sdk.ExportContext) ([]sdk.ExportedFile, error) {
 			errs = append(errs, fmt.Errorf("plugin %s: render: %w", c.ID(), err))
 		}
 	}
+	if err := writeResultsReady(marker, ec.Results.WasCancelled, failed); err != nil {
+		errs = append(errs, err)
+	}
 	return files, errors.Join(errs...)
+}
+
+// ResultsReadyFile is AIPerf 0.13's completion marker in the artifact
+// directory, written once every result file is in place.
+const ResultsReadyFile = ".aiperf_results_ready.json"
+
+// writeResultsReady writes the marker atomically with mode 0600, as AIPerf
+// does: {"ready":true,"was_cancelled":…,"partial":…}, plus the exporters
+// that failed when some did (the files that exported are still usable).
+func writeResultsReady(path string, cancelled bool, failed []string) error {
+	payload := struct {
+		Ready           bool     `json:"ready"`
+		WasCancelled    bool     `json:"was_cancelled"`
+		Partial         bool     `json:"partial"`
+		FailedExporters []string `json:"failed_exporters,omitempty"`
+	}{true, cancelled, len(failed) > 0, failed}
+	data, err := json.Marshal(payload)
+	if err != nil {
+		return err
+	}
+	// CreateTemp makes the file 0600.
+	tmp, err := os.CreateTemp(filepath.Dir(path), ResultsReadyFile+".partial-*")
+	if err != nil {
+		return fmt.Errorf("write %s: %w", ResultsReadyFile, err)
+	}
+	defer os.Remove(tmp.Name()) // no-op after the rename
+	if _, err := tmp.Write(data); err != nil {
+		tmp.Close()
+		return fmt.Errorf("write %s: %w", ResultsReadyFile, err)
+	}
+	if err := tmp.Close(); err != nil {
+		return fmt.Errorf("write %s: %w", ResultsReadyFile, err)
+	}
+	if err := os.Rename(tmp.Name(), path); err != nil {
+		return fmt.Errorf("write %s: %w", ResultsReadyFile, err)
+	}
+	return nil
 }
 
 func (r *Runner) printFooter(ec *sdk.ExportContext, files []sdk.ExportedFile) {
@@ -303,12 +378,19 @@ func (r *Runner) printFooter(ec *sdk.ExportContext, files []sdk.ExportedFile) {
 
 func (r *Runner) exportContext() *sdk.ExportContext {
 	s := r.Settings
+	seed := s.Seed
 	return &sdk.ExportContext{
 		ArtifactDir: s.ArtifactDir, Files: s.Files, ExportLevel: s.ExportLevel,
 		Endpoint: r.RunInfo.Endpoint, Streaming: r.RunInfo.Streaming,
-		AIPerfVersion: version.Version, BenchmarkID: uuid.NewString(),
-		CLICommand: s.CLICommand, InputConfig: s.InputConfig,
+		AIPerfVersion: version.Version, BenchmarkID: newBenchmarkID(),
+		CLICommand: s.CLICommand, RandomSeed: &seed, InputConfig: s.InputConfig,
 	}
+}
+
+// newBenchmarkID is a run id as AIPerf 0.13 makes it: uuid4().hex[:12],
+// 12 lowercase hex characters.
+func newBenchmarkID() string {
+	return strings.ReplaceAll(uuid.NewString(), "-", "")[:12]
 }
 
 // endpointURLs joins each base URL with the endpoint path (or --endpoint).

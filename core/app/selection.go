@@ -74,9 +74,11 @@ func selectPlugins(cfg *config.RunConfig) Selection {
 // runSettings maps AIPerf's flags onto the settings of the run-wide plugins
 // they belong to: the multi-turn flags onto the synthetic composer
 // (session_turns_mean, session_turns_stddev, turn_delay_mean_ms,
-// turn_delay_stddev_ms) and --isl-block-size onto the mooncake_trace
-// loader (block_size). A flag left at its default sets nothing, so the
-// plugin's own default stands.
+// turn_delay_stddev_ms), --isl-block-size onto the mooncake_trace loader
+// (block_size), --export-http-trace onto the jsonl exporter
+// (export_http_trace) and --show-trace-timing onto the http_trace console
+// exporter (show_trace_timing). A flag left at its default sets nothing, so
+// the plugin's own default stands.
 func runSettings(cfg *config.RunConfig) map[string]map[string]any {
 	out := map[string]map[string]any{}
 	if s := cfg.SyntheticSessionSettings(); len(s) > 0 {
@@ -84,6 +86,12 @@ func runSettings(cfg *config.RunConfig) map[string]map[string]any {
 	}
 	if bs, ok := cfg.ISLBlockSizeSetting(); ok {
 		out[sdk.CustomDatasetLoaders.Name+".mooncake_trace"] = map[string]any{"block_size": bs}
+	}
+	if cfg.ExportHTTPTrace {
+		out[sdk.DataExporters.Name+".jsonl"] = map[string]any{"export_http_trace": true}
+	}
+	if cfg.ShowTraceTiming {
+		out[sdk.ConsoleExporters.Name+".http_trace"] = map[string]any{"show_trace_timing": true}
 	}
 	return out
 }

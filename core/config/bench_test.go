@@ -33,7 +33,7 @@ func BenchmarkDerived(b *testing.B) {
 	for b.Loop() {
 		_ = c.Headers()
 		_ = c.ExtraInputs()
-		_ = c.Redacted()
+		_ = c.InputConfig()
 		_ = c.CLICommand(args)
 	}
 }

@@ -7,15 +7,15 @@ import (
 )
 
 // DatasetOptions returns the dataset settings of this run every composer
-// and loader shares: models, entry count, ISL/OSL, the delay ratio and the
-// custom dataset file. The caller adds what the configuration does not own:
-// RandomSeed (resolved once per run) and Tokenizer. Settings of one plugin
-// only are that plugin's own (SyntheticSessionSettings,
-// ISLBlockSizeSetting).
+// and loader shares: models, entry count (EffectiveNumDatasetEntries),
+// ISL/OSL, the delay ratio and the custom dataset file. The caller adds what
+// the configuration does not own: RandomSeed (resolved once per run) and
+// Tokenizer. Settings of one plugin only are that plugin's own
+// (SyntheticSessionSettings, ISLBlockSizeSetting).
 func (c *RunConfig) DatasetOptions() sdk.DatasetOptions {
 	o := sdk.DatasetOptions{
 		Models:             append([]string(nil), c.ModelNames...),
-		NumEntries:         c.NumDatasetEntries,
+		NumEntries:         c.EffectiveNumDatasetEntries(),
 		InputTokensMean:    c.InputTokensMean,
 		InputTokensStddev:  c.InputTokensStddev,
 		OutputTokensStddev: c.OutputTokensStddev,

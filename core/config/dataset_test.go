@@ -77,3 +77,43 @@ func TestDatasetOptionsZeroDelayRatio(t *testing.T) {
 		t.Errorf("ratio %v does not scale delays to zero", r)
 	}
 }
+
+// AIPerf 0.13 sizes the synthetic dataset from the counts the user set
+// (config/flags/_converter_dataset.py _resolve_entries): an explicit
+// --num-dataset-entries, else --num-sessions, else --request-count, else 100.
+// Computed defaults (the default request count, a duration) leave 100.
+func TestEffectiveNumDatasetEntries(t *testing.T) {
+	file := writeFile(t, "entries.yaml", "num_dataset_entries: 40\n")
+	cases := []struct {
+		name string
+		env  []string
+		args []string
+		want int
+	}{
+		{"default", nil, nil, 100},
+		{"request count", nil, []string{"--request-count", "1000"}, 1000},
+		{"request count below the default", nil, []string{"--request-count", "5"}, 5},
+		{"num sessions", nil, []string{"--num-sessions", "300"}, 300},
+		{"num conversations alias", nil, []string{"--conversation-num", "250"}, 250},
+		{"explicit entries win over request count", nil, []string{"--num-dataset-entries", "50", "--request-count", "1000"}, 50},
+		{"explicit default value still wins", nil, []string{"--num-dataset-entries", "100", "--request-count", "1000"}, 100},
+		{"explicit entries win over sessions", nil, []string{"--num-prompts", "20", "--num-sessions", "300"}, 20},
+		{"benchmark duration keeps the default", nil, []string{"--benchmark-duration", "60"}, 100},
+		{"duration and count: the count", nil, []string{"--benchmark-duration", "60", "--request-count", "700"}, 700},
+		{"computed default request count is not a user count", nil, []string{"--concurrency", "200"}, 100},
+		{"request rate default count", nil, []string{"--request-rate", "5"}, 100},
+		{"entries from the environment", []string{"AIPERF_NUM_DATASET_ENTRIES=30"}, []string{"--request-count", "1000"}, 30},
+		{"entries from the config file", nil, []string{"--config", file, "--request-count", "1000"}, 40},
+	}
+	for _, c := range cases {
+		t.Run(c.name, func(t *testing.T) {
+			cfg, _ := load(t, c.env, append([]string{"-m", "m"}, c.args...)...)
+			if got := cfg.EffectiveNumDatasetEntries(); got != c.want {
+				t.Errorf("EffectiveNumDatasetEntries() = %d, want %d", got, c.want)
+			}
+			if got := cfg.DatasetOptions().NumEntries; got != c.want {
+				t.Errorf("DatasetOptions().NumEntries = %d, want %d", got, c.want)
+			}
+		})
+	}
+}

@@ -50,7 +50,7 @@
 //	prompt_output_tokens_mean   --osl ...                       int
 //	prompt_output_tokens_stddev --osl-stddev ...                float [0]
 //	conversation_num            --conversation-num --num-conversations --num-sessions  int
-//	num_dataset_entries         --num-dataset-entries --num-prompts   int [100]
+//	num_dataset_entries         --num-dataset-entries --num-prompts   int [--num-sessions, else --request-count, else 100]
 //	conversation_turn_mean      --conversation-turn-mean --session-turns-mean   int [1]
 //	conversation_turn_stddev    --conversation-turn-stddev --session-turns-stddev  int [0]
 //	conversation_turn_delay_mean   --session-turn-delay-mean ...    float ms [0]

@@ -86,6 +86,7 @@ func Load(cmd *cobra.Command, env []string) (*RunConfig, []string, error) {
 	}
 	cfg.ConfigFile = cfgFile
 	cfg.ArtifactDirSet = userSet[keyArtifactDir]
+	cfg.NumDatasetEntriesSet = userSet[keyNumDatasetEntries]
 	warnings := cfg.resolve(userSet[keyUIType])
 	return cfg, warnings, nil
 }

@@ -108,6 +108,8 @@ const (
 	keyArtifactDir        = "output_artifact_dir"
 	keyExportPrefix       = "profile_export_prefix"
 	keyExportLevel        = "export_level"
+	keyExportHTTPTrace    = "export_http_trace"
+	keyShowTraceTiming    = "show_trace_timing"
 	keyGoodput            = "goodput"
 	keyUIType             = "ui_type"
 	keyLogLevel           = "log_level"
@@ -252,7 +254,7 @@ var options = []*option{
 	{key: keyNumSessions, names: []string{"conversation-num", "num-conversations", "num-sessions"}, group: GroupConversationInput, kind: kindInt,
 		usage: "The total number of conversations (sessions) to send; a stop condition counted in sessions instead of requests."},
 	{key: keyNumDatasetEntries, names: []string{"num-dataset-entries", "num-prompts"}, group: GroupConversationInput, kind: kindInt, def: 100,
-		usage: "Total number of unique entries to generate for the dataset."},
+		usage: "Total number of unique entries (conversations) to generate for the dataset. When not given: --num-sessions, else --request-count, else 100; a run that sends more requests reuses entries."},
 	{key: keyTurnsMean, names: []string{"conversation-turn-mean", "session-turns-mean"}, group: GroupConversationInput, kind: kindInt, def: 1,
 		usage: "Mean number of request-response turns per conversation (1 = single-turn). Chat history accumulates across turns."},
 	{key: keyTurnsStddev, names: []string{"conversation-turn-stddev", "session-turns-stddev"}, group: GroupConversationInput, kind: kindInt, def: 0,
@@ -271,6 +273,12 @@ var options = []*option{
 		usage: "Custom prefix for profile export file names (foo gives foo.json, foo.csv, foo.jsonl). Defaults to profile_export_aiperf / profile_export."},
 	{key: keyExportLevel, names: []string{"export-level", "profile-export-level"}, group: GroupOutput, kind: kindString, def: "records", choices: exportLevels,
 		usage: "Controls which output files are generated: summary (aggregates), records (+ per-request metrics), raw (+ raw request/response data)."},
+	// HTTP trace: AIPerf 0.13's --help shows these two under "HTTP Trace"
+	// (Groups.HTTP_TRACE); the reference lists them under Output.
+	{key: keyExportHTTPTrace, names: []string{"export-http-trace"}, group: GroupOutput, kind: kindBool, def: false,
+		usage: "Include HTTP trace data (timestamps, chunks, headers, socket info) in profile_export.jsonl. Computed metrics (http_req_duration, http_req_waiting, etc.) are always included regardless of this setting. See the HTTP Trace Metrics guide for details on trace data fields."},
+	{key: keyShowTraceTiming, names: []string{"show-trace-timing"}, group: GroupOutput, kind: kindBool, def: false,
+		usage: "Display HTTP trace timing metrics in the console at the end of the benchmark. Shows detailed timing breakdown: blocked, DNS, connecting, sending, waiting (TTFB), receiving, and total duration following k6 naming conventions."},
 
 	// Tokenizer
 	{key: keyTokenizer, names: []string{"tokenizer"}, group: GroupTokenizer, kind: kindString, defHelp: "chosen by the application",

@@ -80,7 +80,7 @@ func TestPluginConfigNamesARegisteredPlugin(t *testing.T) {
 
 func TestPluginConfigSecretsAreRedacted(t *testing.T) {
 	cfg, _ := load(t, nil, "-m", "m", "--plugin-config", "endpoint.acme.api_key=sk-123", "--plugin-config", "endpoint.acme.region=eu")
-	got := cfg.Redacted()["plugin_config"].([]string)
+	got := cfg.InputConfig()[inputConfigExtension].(map[string]any)["plugin_config"].([]string)
 	if got[0] != "endpoint.acme.api_key=<redacted>" || got[1] != "endpoint.acme.region=eu" {
 		t.Errorf("redacted plugin config = %q", got)
 	}

@@ -46,7 +46,11 @@ type RunConfig struct {
 	InputTokensStddev  float64 `koanf:"prompt_input_tokens_stddev"`
 	OutputTokensMean   *int    `koanf:"prompt_output_tokens_mean"`
 	OutputTokensStddev float64 `koanf:"prompt_output_tokens_stddev"`
-	NumDatasetEntries  int     `koanf:"num_dataset_entries"`
+	// NumDatasetEntries is --num-dataset-entries (default 100);
+	// NumDatasetEntriesSet reports whether the user gave it (flag, file or
+	// env). EffectiveNumDatasetEntries applies AIPerf's sizing rule.
+	NumDatasetEntries    int  `koanf:"num_dataset_entries"`
+	NumDatasetEntriesSet bool `koanf:"-"`
 	// ISLBlockSize is --isl-block-size; nil leaves the loader's default.
 	ISLBlockSize *int `koanf:"prompt_input_tokens_block_size"`
 
@@ -62,6 +66,11 @@ type RunConfig struct {
 	ArtifactDir         string `koanf:"output_artifact_dir"`
 	ProfileExportPrefix string `koanf:"profile_export_prefix"`
 	ExportLevel         string `koanf:"export_level"`
+	// ExportHTTPTrace (--export-http-trace) adds each request's HTTP trace
+	// to profile_export.jsonl ("trace_data"); ShowTraceTiming
+	// (--show-trace-timing) prints the "HTTP Trace Timing" table.
+	ExportHTTPTrace bool `koanf:"export_http_trace"`
+	ShowTraceTiming bool `koanf:"show_trace_timing"`
 
 	// Tokenizer is empty when unset: the application decides.
 	Tokenizer                string `koanf:"tokenizer"`
@@ -198,6 +207,26 @@ func (c *RunConfig) EffectiveNumSessions() int {
 		return *c.NumSessions
 	}
 	return 0
+}
+
+// EffectiveNumDatasetEntries is how many synthetic conversations to build,
+// AIPerf 0.13's rule (config/flags/_converter_dataset.py _resolve_entries):
+// --num-dataset-entries when the user gave it, else --num-sessions when given,
+// else --request-count when given, else --num-dataset-entries' default (100).
+// Only counts the user gave take part: the computed default request count
+// (10, or max(10, 2*concurrency)) and a --benchmark-duration run leave the
+// default, and a run that sends more requests than entries reuses them
+// through the dataset sampler.
+func (c *RunConfig) EffectiveNumDatasetEntries() int {
+	switch {
+	case c.NumDatasetEntriesSet:
+		return c.NumDatasetEntries
+	case c.NumSessions != nil && *c.NumSessions > 0:
+		return *c.NumSessions
+	case c.RequestCount != nil && *c.RequestCount > 0:
+		return *c.RequestCount
+	}
+	return c.NumDatasetEntries
 }
 
 // EffectiveWarmupRequestCount is --warmup-request-count, or 0 (no warmup).

@@ -174,12 +174,8 @@ func (c *RunConfig) validateModes(add adder) {
 	if c.WarmupGracePeriod != nil && c.WarmupDuration == nil {
 		add("--warmup-grace-period can only be used when --warmup-duration is set")
 	}
-	if c.RequestCount != nil && c.NumSessions != nil {
-		add("--request-count and --num-sessions (--conversation-num) cannot both be set: use either a request count or a session count")
-	}
-	if c.WarmupRequestCount != nil && c.NumWarmupSessions != nil {
-		add("--warmup-request-count and --num-warmup-sessions cannot both be set: use one of them")
-	}
+	// A request count and a session count may both be set, as in AIPerf 0.13:
+	// both are stop conditions and the first reached ends the phase.
 	if c.Concurrency != nil && c.NumSessions != nil && *c.Concurrency >= 1 && *c.NumSessions >= 1 && *c.Concurrency > *c.NumSessions {
 		add("--concurrency (%d) cannot be greater than --num-sessions (%d)", *c.Concurrency, *c.NumSessions)
 	}

@@ -91,8 +91,6 @@ func TestValidateLoadGenRules(t *testing.T) {
 		{"grace without duration", []string{"--benchmark-grace-period", "10"}, "--benchmark-grace-period can only be used with duration-based benchmarking (--benchmark-duration)"},
 		{"warmup grace without warmup", []string{"--warmup-grace-period", "10"}, "--warmup-grace-period can only be used when --warmup-duration is set"},
 		{"warmup grace with count only", []string{"--warmup-request-count", "5", "--warmup-grace-period", "10"}, "--warmup-grace-period can only be used when --warmup-duration is set"},
-		{"count with sessions", []string{"--request-count", "10", "--num-sessions", "5"}, "--request-count and --num-sessions (--conversation-num) cannot both be set: use either a request count or a session count"},
-		{"warmup count with sessions", []string{"--warmup-request-count", "10", "--num-warmup-sessions", "5"}, "--warmup-request-count and --num-warmup-sessions cannot both be set: use one of them"},
 		{"concurrency above sessions", []string{"--concurrency", "8", "--num-sessions", "4"}, "--concurrency (8) cannot be greater than --num-sessions (4)"},
 		{"prefill needs streaming", []string{"--prefill-concurrency", "2"}, "--prefill-concurrency requires --streaming (the first token is only seen in streamed responses)"},
 		{"warmup prefill needs streaming", []string{"--warmup-request-count", "2", "--warmup-prefill-concurrency", "2"}, "--warmup-prefill-concurrency requires --streaming (the first token is only seen in streamed responses)"},
@@ -142,6 +140,9 @@ func TestValidateLoadGenAccepts(t *testing.T) {
 		{"--fixed-schedule", "--input-file", trace, "--fixed-schedule-start-offset", "100", "--fixed-schedule-end-offset", "100"},
 		{"--custom-dataset-type", "random_pool", "--input-file", pool, "--dataset-sampling-strategy", "shuffle"},
 		{"--num-sessions", "10", "--session-turns-mean", "3", "--session-turn-delay-mean", "500", "--session-delay-ratio", "0"},
+		// Both stop conditions at once, as AIPerf 0.13 accepts: the first reached wins.
+		{"--request-count", "8", "--num-sessions", "2", "--session-turns-mean", "3"},
+		{"--warmup-request-count", "10", "--num-warmup-sessions", "5"},
 		{"--url", "a:1", "--url", "b:2", "--url-strategy", "round_robin", "--model-selection-strategy", "random", "--connection-reuse-strategy", "sticky-user-sessions"},
 	}
 	for _, args := range tests {
