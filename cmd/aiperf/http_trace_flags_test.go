@@ -105,7 +105,7 @@ func readTracedLines(t *testing.T, dir string) []tracedLine {
 	for sc.Scan() {
 		line := append([]byte(nil), sc.Bytes()...)
 		var l tracedLine
-		l.top = memberKeys(t, line)
+		l.top = objectKeys(t, line)
 		if err := json.Unmarshal(line, &l.rec); err != nil {
 			t.Fatal(err)
 		}
@@ -114,7 +114,7 @@ func readTracedLines(t *testing.T, dir string) []tracedLine {
 			t.Fatal(err)
 		}
 		if raw, ok := doc["trace_data"]; ok {
-			l.keys = memberKeys(t, raw)
+			l.keys = objectKeys(t, raw)
 			if err := json.Unmarshal(raw, &l.trace); err != nil {
 				t.Fatal(err)
 			}
@@ -383,26 +383,4 @@ func traceArtifact(t *testing.T, r *profileRun, name string) []byte {
 		t.Fatal(err)
 	}
 	return b
-}
-
-// memberKeys lists a JSON object's member names in document order.
-func memberKeys(t *testing.T, b []byte) []string {
-	t.Helper()
-	dec := json.NewDecoder(bytes.NewReader(b))
-	if tok, err := dec.Token(); err != nil || tok != json.Delim('{') {
-		t.Fatalf("not an object: %v %v", tok, err)
-	}
-	var keys []string
-	for dec.More() {
-		tok, err := dec.Token()
-		if err != nil {
-			t.Fatal(err)
-		}
-		keys = append(keys, tok.(string))
-		var skip json.RawMessage
-		if err := dec.Decode(&skip); err != nil {
-			t.Fatal(err)
-		}
-	}
-	return keys
 }

@@ -55,28 +55,6 @@ func fixtureDir(config string) string {
 	return filepath.Join("..", "..", "testdata", "aiperf013", config)
 }
 
-// orderedKeys returns a JSON object's keys in document order.
-func orderedKeys(t *testing.T, raw json.RawMessage) []string {
-	t.Helper()
-	dec := json.NewDecoder(bytes.NewReader(raw))
-	if tok, err := dec.Token(); err != nil || tok != json.Delim('{') {
-		t.Fatalf("not an object: %s", raw)
-	}
-	var keys []string
-	for dec.More() {
-		tok, err := dec.Token()
-		if err != nil {
-			t.Fatal(err)
-		}
-		keys = append(keys, tok.(string))
-		var skip json.RawMessage
-		if err := dec.Decode(&skip); err != nil {
-			t.Fatal(err)
-		}
-	}
-	return keys
-}
-
 // fixtureSummary reads an AIPerf profile_export_aiperf.json (or a trimmed
 // copy of its keys).
 func fixtureSummary(t *testing.T, config, file string) map[string]json.RawMessage {
@@ -128,7 +106,7 @@ func sameShape(t *testing.T, r *profileRun, ref map[string]json.RawMessage, tag 
 	}
 	_ = json.Unmarshal(want, &wu)
 	_ = json.Unmarshal(got, &gu)
-	if wk, gk := orderedKeys(t, want), orderedKeys(t, got); gu.Unit != wu.Unit || !slices.Equal(gk, wk) {
+	if wk, gk := objectKeys(t, want), objectKeys(t, got); gu.Unit != wu.Unit || !slices.Equal(gk, wk) {
 		t.Errorf("%s: unit %q keys %v; AIPerf: unit %q keys %v", tag, gu.Unit, gk, wu.Unit, wk)
 	}
 }
@@ -374,7 +352,7 @@ func TestMetricFamiliesWithErrors(t *testing.T) {
 			t.Errorf("%s missing", tag)
 			continue
 		}
-		if keys := orderedKeys(t, raw); !slices.Equal(keys, wantKeys) {
+		if keys := objectKeys(t, raw); !slices.Equal(keys, wantKeys) {
 			t.Errorf("%s keys %v, want %v", tag, keys, wantKeys)
 		}
 		if failed == 3 { // AIPerf's run had 3 failures of 8: its exact shape
@@ -487,7 +465,7 @@ func TestGoodputFamily(t *testing.T) {
 	if !ok {
 		t.Fatal("good_request_fraction missing")
 	}
-	if keys := orderedKeys(t, frac); !slices.Equal(keys, []string{"unit", "avg"}) {
+	if keys := objectKeys(t, frac); !slices.Equal(keys, []string{"unit", "avg"}) {
 		t.Errorf("good_request_fraction keys %v", keys)
 	}
 	if s := r.mustMetric(t, "good_request_fraction"); s.Unit != "ratio" || *s.Avg != 1 {
