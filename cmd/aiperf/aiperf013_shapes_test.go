@@ -53,8 +53,6 @@ var missingKeys = map[string]string{
 var missingFiles = map[string]string{
 	"server_metrics_export.csv":                   "server metrics scraping (telemetry issue)",
 	"server_metrics_export.json":                  "server metrics scraping (telemetry issue)",
-	"profile_export_aiperf_timeslices.csv":        "--slice-duration (issue 9)",
-	"profile_export_aiperf_timeslices.json":       "--slice-duration (issue 9)",
 	"phase_manifest.json":                         "warmup records (per-phase exports)",
 	"phases/warmup/profile_export_aiperf.csv":     "warmup records (per-phase exports)",
 	"phases/warmup/profile_export_aiperf.json":    "warmup records (per-phase exports)",
@@ -559,18 +557,16 @@ func TestAIPerf013Shapes(t *testing.T) {
 		checkJSONL(t, r.read(t, "profile_export.jsonl"), readFixture(t, "d_chat_multiturn/profile_export.jsonl"))
 	})
 	t.Run("e_chat_goodput", func(t *testing.T) {
-		// AIPerf's run added --slice-duration 0.05, which we lack.
-		r := runFixture(t, url, "--endpoint-type", "chat", "--streaming", "--goodput", "time_to_first_token:100")
+		r := runFixture(t, url, "--endpoint-type", "chat", "--streaming", "--goodput", "time_to_first_token:100", "--slice-duration", "0.05")
 		checkFiles(t, r.dir, append(slices.Clone(aiperfCommonFiles),
 			"profile_export_aiperf_timeslices.csv", "profile_export_aiperf_timeslices.json"))
 		checkJSONL(t, r.read(t, "profile_export.jsonl"), readFixture(t, "e_chat_goodput_slices/profile_export.jsonl"))
 		var ours struct {
 			InputConfig json.RawMessage `json:"input_config"`
 		}
-		_ = json.Unmarshal(r.read(t, "profile_export_aiperf.json"), &ours)
+		_ = json.Unmarshal(r.read(t, "profile_export_aiperf_timeslices.json"), &ours)
 		theirs := decodeNumbers(t, readFixture(t, "e_chat_goodput_slices/profile_export_aiperf_timeslices.json")).(map[string]any)
 		ic := theirs["input_config"].(map[string]any)
-		delete(ic["artifacts"].(map[string]any), "slice_duration")
 		for _, d := range shapeDiff("input_config", decodeNumbers(t, ours.InputConfig), ic) {
 			t.Error(d)
 		}

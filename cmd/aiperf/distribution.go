@@ -17,6 +17,7 @@ import (
 	"github.com/aiperf-go/aiperf/plugins/builtin/dataexporter/jsonexport"
 	"github.com/aiperf-go/aiperf/plugins/builtin/dataexporter/jsonlexport"
 	"github.com/aiperf-go/aiperf/plugins/builtin/dataexporter/rawexport"
+	"github.com/aiperf-go/aiperf/plugins/builtin/dataexporter/timeslices"
 	"github.com/aiperf-go/aiperf/plugins/builtin/dataset/custom"
 	"github.com/aiperf-go/aiperf/plugins/builtin/dataset/customloader/mooncaketrace"
 	"github.com/aiperf-go/aiperf/plugins/builtin/dataset/customloader/multiturn"
@@ -86,6 +87,7 @@ func builtins() registry.Builtins {
 		registry.Provide(sdk.DataExporters, csvexport.Name, func() sdk.DataExporter { return csvexport.New() }),
 		registry.Provide(sdk.DataExporters, jsonlexport.Name, func() sdk.DataExporter { return jsonlexport.New() }),
 		registry.Provide(sdk.DataExporters, rawexport.Name, func() sdk.DataExporter { return rawexport.New() }),
+		registry.Provide(sdk.DataExporters, timeslices.Name, func() sdk.DataExporter { return timeslices.New() }),
 		registry.Provide(sdk.DataExporters, inputsexport.Name, func() sdk.DataExporter { return inputsexport.New() }),
 		registry.Provide(sdk.DataExporters, consoletext.Name, func() sdk.DataExporter { return consoletext.New() }),
 

@@ -365,6 +365,9 @@ func (c *RunConfig) artifactsSection() map[string]any {
 	if c.ExportHTTPTrace {
 		a["trace"] = true
 	}
+	if c.SliceDuration > 0 {
+		a["slice_duration"] = c.SliceDuration
+	}
 	if c.ShowTraceTiming {
 		a["show_trace_timing"] = true
 	}

@@ -109,6 +109,7 @@ const (
 	keyExportPrefix       = "profile_export_prefix"
 	keyExportLevel        = "export_level"
 	keyExportHTTPTrace    = "export_http_trace"
+	keySliceDuration      = "slice_duration"
 	keyShowTraceTiming    = "show_trace_timing"
 	keyGoodput            = "goodput"
 	keyUIType             = "ui_type"
@@ -273,6 +274,8 @@ var options = []*option{
 		usage: "Custom prefix for profile export file names (foo gives foo.json, foo.csv, foo.jsonl). Defaults to profile_export_aiperf / profile_export."},
 	{key: keyExportLevel, names: []string{"export-level", "profile-export-level"}, group: GroupOutput, kind: kindString, def: "records", choices: exportLevels,
 		usage: "Controls which output files are generated: summary (aggregates), records (+ per-request metrics), raw (+ raw request/response data)."},
+	{key: keySliceDuration, names: []string{"slice-duration"}, group: GroupOutput, kind: kindFloat,
+		usage: "Duration in seconds for time-sliced metric analysis. When set, AIPerf divides the benchmark timeline into fixed-length windows and computes metrics separately for each window. This enables analysis of performance trends and variations over time (e.g., warmup effects, degradation under sustained load)."},
 	// HTTP trace: AIPerf 0.13's --help shows these two under "HTTP Trace"
 	// (Groups.HTTP_TRACE); the reference lists them under Output.
 	{key: keyExportHTTPTrace, names: []string{"export-http-trace"}, group: GroupOutput, kind: kindBool, def: false,

@@ -115,3 +115,10 @@ func TestPluginChoicesAreTheRunWideFlags(t *testing.T) {
 		}
 	}
 }
+
+func TestSliceDurationMustNotBeNegative(t *testing.T) {
+	cfg, _ := load(t, nil, "-m", "m", "--slice-duration", "-1")
+	if err := cfg.Validate(testChoices); err == nil || !strings.Contains(err.Error(), "--slice-duration") {
+		t.Errorf("Validate = %v, want --slice-duration refused", err)
+	}
+}

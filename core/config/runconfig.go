@@ -70,7 +70,10 @@ type RunConfig struct {
 	// to profile_export.jsonl ("trace_data"); ShowTraceTiming
 	// (--show-trace-timing) prints the "HTTP Trace Timing" table.
 	ExportHTTPTrace bool `koanf:"export_http_trace"`
-	ShowTraceTiming bool `koanf:"show_trace_timing"`
+	// SliceDuration (--slice-duration) is the timeslice width in seconds;
+	// 0 (unset) writes no timeslice files.
+	SliceDuration   float64 `koanf:"slice_duration"`
+	ShowTraceTiming bool    `koanf:"show_trace_timing"`
 
 	// Tokenizer is empty when unset: the application decides.
 	Tokenizer                string `koanf:"tokenizer"`

@@ -72,6 +72,7 @@ func (c *RunConfig) validateRanges(add adder) {
 		{"--warmup-grace-period", c.WarmupGracePeriod, true},
 		{"--request-cancellation-delay", c.RequestCancellationDelay, false},
 		{"--conversation-turn-delay-mean", &c.TurnDelayMeanMs, false},
+		{"--slice-duration", &c.SliceDuration, false},
 		{"--conversation-turn-delay-stddev", &c.TurnDelayStddevMs, false},
 		{"--conversation-turn-delay-ratio", &c.TurnDelayRatio, false},
 	}

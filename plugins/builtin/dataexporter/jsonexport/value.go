@@ -196,3 +196,10 @@ func appendEncoded(b []byte, v any, depth int) ([]byte, error) {
 	}
 	return append(b, out.Bytes()...), nil
 }
+
+// AppendValue appends v as the value of a member depth levels deep in the
+// summary file's layout (2-space indentation, AIPerf's key order and float
+// formatting), for exporters that embed the same blocks (input_config).
+func AppendValue(b []byte, v any, depth int, holder string) ([]byte, error) {
+	return appendValue(b, v, depth, holder)
+}
