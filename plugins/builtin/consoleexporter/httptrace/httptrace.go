@@ -8,9 +8,6 @@ import (
 	"errors"
 	"fmt"
 	"io"
-	"math"
-	"slices"
-	"unicode/utf8"
 
 	sdk "github.com/aiperf-go/aiperf/plugin-sdk"
 	"github.com/aiperf-go/aiperf/plugins/builtin/consoleexporter/metricstable"
@@ -88,27 +85,13 @@ func (e *Exporter) Render(_ context.Context, w io.Writer, ec *sdk.ExportContext)
 	return nil
 }
 
-// statColumns are the console columns, in AIPerf's order
-// (ConsoleMetricsExporter.DEFAULT_STAT_KEYS).
-var statColumns = []string{"avg", "min", "max", "p99", "p90", "p50", "std"}
-
-// labelWrapAt is AIPerf's threshold: longer headers put the unit on a second line.
-const labelWrapAt = 30
-
 // Build lays out the table as AIPerf's HttpTraceConsoleExporter does: one
 // table of every metric flagged HTTP_TRACE_ONLY and not ERROR_ONLY
 // (require_flags, exclude_flags; no console-group filter, so the metrics'
 // NO_CONSOLE does not hide them here), ordered by display order (metrics
 // without one last, ties in result order), with the metrics table's columns.
 func Build(metrics []sdk.MetricResult) *richtable.Table {
-	tbl := &richtable.Table{
-		Title:      Title,
-		TitleStyle: richtable.Italic,
-		Columns:    []richtable.Column{{Header: "Metric", Align: richtable.Right, Style: richtable.Cyan}},
-	}
-	for _, s := range statColumns {
-		tbl.Columns = append(tbl.Columns, richtable.Column{Header: s, Align: richtable.Right, Style: richtable.Green})
-	}
+	tbl := metricstable.NewTable(Title)
 	visible := make([]*sdk.MetricResult, 0, 16)
 	for i := range metrics {
 		m := &metrics[i]
@@ -116,40 +99,8 @@ func Build(metrics []sdk.MetricResult) *richtable.Table {
 			visible = append(visible, m)
 		}
 	}
-	slices.SortStableFunc(visible, func(a, b *sdk.MetricResult) int { return sortKey(a) - sortKey(b) })
-	for _, m := range visible {
-		row := []richtable.Cell{{Text: label(m)}}
-		for _, v := range []*float64{m.Avg, m.Min, m.Max, m.P99, m.P90, m.P50, m.Std} {
-			row = append(row, valueCell(v))
-		}
-		tbl.Rows = append(tbl.Rows, row)
-	}
+	metricstable.AppendRows(tbl, visible)
 	return tbl
-}
-
-func sortKey(m *sdk.MetricResult) int {
-	if m.DisplayOrder == 0 {
-		return math.MaxInt32 // AIPerf sorts "no display order" last
-	}
-	return m.DisplayOrder
-}
-
-func label(m *sdk.MetricResult) string {
-	if m.Unit == "" {
-		return m.Header
-	}
-	sep := " "
-	if utf8.RuneCountInString(m.Header) > labelWrapAt {
-		sep = "\n"
-	}
-	return m.Header + sep + "(" + m.Unit + ")"
-}
-
-func valueCell(v *float64) richtable.Cell {
-	if v == nil || math.IsNaN(*v) || math.IsInf(*v, 0) {
-		return richtable.Cell{Text: "N/A", Style: richtable.Dim}
-	}
-	return richtable.Cell{Text: metricstable.FormatNumber(*v)}
 }
 
 func (e *Exporter) useColor(w io.Writer) bool {

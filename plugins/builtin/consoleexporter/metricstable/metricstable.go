@@ -7,10 +7,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
-	"math"
 	"os"
-	"slices"
-	"unicode/utf8"
 
 	sdk "github.com/aiperf-go/aiperf/plugin-sdk"
 	"github.com/aiperf-go/aiperf/plugins/builtin/consoleexporter/metricstable/richtable"
@@ -38,9 +35,6 @@ var footerOnly = map[string]bool{
 	"total_reasoning_tokens": true,
 	"total_error_isl":        true,
 }
-
-// labelWrapAt is AIPerf's threshold: longer headers put the unit on a second line.
-const labelWrapAt = 30
 
 // Exporter renders the metrics table.
 type Exporter struct {
@@ -85,24 +79,13 @@ func (e *Exporter) Render(_ context.Context, w io.Writer, ec *sdk.ExportContext)
 	return nil
 }
 
-// statColumns are the console columns, in AIPerf's order.
-var statColumns = []string{"avg", "min", "max", "p99", "p90", "p50", "std"}
-
 // Build lays out the table: visible metrics ordered by display order
 // (metrics without one go last, ties keep their result order).
 func Build(metrics []sdk.MetricResult, title string) *richtable.Table {
 	if title == "" {
 		title = DefaultTitle
 	}
-	tbl := &richtable.Table{
-		Title:      "NVIDIA AIPerf | " + title,
-		TitleStyle: richtable.Italic,
-		Columns:    []richtable.Column{{Header: "Metric", Align: richtable.Right, Style: richtable.Cyan}},
-	}
-	for _, s := range statColumns {
-		tbl.Columns = append(tbl.Columns, richtable.Column{Header: s, Align: richtable.Right, Style: richtable.Green})
-	}
-
+	tbl := NewTable("NVIDIA AIPerf | " + title)
 	visible := make([]*sdk.MetricResult, 0, len(metrics))
 	for i := range metrics {
 		m := &metrics[i]
@@ -111,42 +94,8 @@ func Build(metrics []sdk.MetricResult, title string) *richtable.Table {
 		}
 		visible = append(visible, m)
 	}
-	slices.SortStableFunc(visible, func(a, b *sdk.MetricResult) int {
-		return sortKey(a) - sortKey(b)
-	})
-	for _, m := range visible {
-		row := []richtable.Cell{{Text: label(m)}}
-		for _, v := range []*float64{m.Avg, m.Min, m.Max, m.P99, m.P90, m.P50, m.Std} {
-			row = append(row, valueCell(v))
-		}
-		tbl.Rows = append(tbl.Rows, row)
-	}
+	AppendRows(tbl, visible)
 	return tbl
-}
-
-func sortKey(m *sdk.MetricResult) int {
-	if m.DisplayOrder == 0 {
-		return math.MaxInt32 // AIPerf sorts "no display order" last
-	}
-	return m.DisplayOrder
-}
-
-func label(m *sdk.MetricResult) string {
-	if m.Unit == "" {
-		return m.Header
-	}
-	sep := " "
-	if utf8.RuneCountInString(m.Header) > labelWrapAt {
-		sep = "\n"
-	}
-	return m.Header + sep + "(" + m.Unit + ")"
-}
-
-func valueCell(v *float64) richtable.Cell {
-	if v == nil || math.IsNaN(*v) || math.IsInf(*v, 0) {
-		return richtable.Cell{Text: "N/A", Style: richtable.Dim}
-	}
-	return richtable.Cell{Text: FormatNumber(*v)}
 }
 
 func (e *Exporter) useColor(w io.Writer) bool {
