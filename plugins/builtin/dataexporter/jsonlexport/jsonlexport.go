@@ -6,16 +6,15 @@
 package jsonlexport
 
 import (
-	"bufio"
 	"context"
 	"errors"
 	"fmt"
-	"os"
 	"path/filepath"
 	"sync"
 	"time"
 
 	sdk "github.com/aiperf-go/aiperf/plugin-sdk"
+	"github.com/aiperf-go/aiperf/plugins/builtin/dataexporter/internal/streamfile"
 )
 
 // Name is the plugin name of this exporter.
@@ -55,18 +54,11 @@ type Exporter struct {
 
 	pool sync.Pool // *scratch
 
-	mu      sync.Mutex
-	file    *os.File
-	bw      *bufio.Writer
-	path    string
-	pending int
-	opened  bool
-	active  bool
-	closed  bool
-	err     error // first write error; later writes return it
-
-	stop chan struct{}
-	done chan struct{}
+	mu     sync.Mutex
+	w      *streamfile.Writer
+	opened bool
+	active bool
+	closed bool
 }
 
 var (
@@ -104,18 +96,12 @@ func (e *Exporter) Open(ec *sdk.ExportContext) error {
 	if name == "" {
 		name = DefaultFileName
 	}
-	path := filepath.Join(ec.ArtifactDir, name)
-	if err := os.MkdirAll(filepath.Dir(path), 0o755); err != nil {
-		return fmt.Errorf("jsonlexport: create directory for %s: %w", path, err)
-	}
-	f, err := os.OpenFile(path, os.O_WRONLY|os.O_CREATE|os.O_TRUNC, 0o644)
+	w, err := streamfile.Open("jsonlexport", filepath.Join(ec.ArtifactDir, name), e.flushInterval, e.flushRecords)
 	if err != nil {
-		return fmt.Errorf("jsonlexport: create %s: %w", path, err)
+		return err
 	}
-	e.file, e.bw, e.path = f, bufio.NewWriterSize(f, 64<<10), path
+	e.w = w
 	e.opened, e.active = true, true
-	e.stop, e.done = make(chan struct{}), make(chan struct{})
-	go e.flushLoop(e.stop, e.done)
 	return nil
 }
 
@@ -148,18 +134,8 @@ func (e *Exporter) WriteRecord(rec *sdk.RecordInfo) error {
 		return errors.New("jsonlexport: WriteRecord after Close")
 	case !e.active:
 		return nil
-	case e.err != nil:
-		return e.err
 	}
-	if _, err := e.bw.Write(line); err != nil {
-		e.err = fmt.Errorf("jsonlexport: write %s: %w", e.path, err)
-		return e.err
-	}
-	e.pending++
-	if e.pending >= e.flushRecords {
-		return e.flushLocked()
-	}
-	return nil
+	return e.w.Write(line)
 }
 
 // Close flushes what is buffered and closes the file. It is idempotent.
@@ -171,19 +147,9 @@ func (e *Exporter) Close() error {
 		return nil
 	}
 	e.closed = true
-	stop, done := e.stop, e.done
+	w := e.w
 	e.mu.Unlock()
-
-	close(stop)
-	<-done // the flusher takes e.mu, so wait for it outside the lock
-
-	e.mu.Lock()
-	defer e.mu.Unlock()
-	flushErr := e.flushLocked()
-	if err := e.file.Close(); err != nil && flushErr == nil {
-		flushErr = fmt.Errorf("jsonlexport: close %s: %w", e.path, err)
-	}
-	return flushErr
+	return w.Close()
 }
 
 // Export reports the file written during the run; nothing at summary level.
@@ -196,35 +162,5 @@ func (e *Exporter) Export(ctx context.Context, _ *sdk.ExportContext) ([]sdk.Expo
 	if !e.active {
 		return nil, nil
 	}
-	return []sdk.ExportedFile{{Label: Label, Path: e.path}}, nil
-}
-
-func (e *Exporter) flushLoop(stop <-chan struct{}, done chan<- struct{}) {
-	defer close(done)
-	t := time.NewTicker(e.flushInterval)
-	defer t.Stop()
-	for {
-		select {
-		case <-stop:
-			return
-		case <-t.C:
-			e.mu.Lock()
-			if e.pending > 0 && e.err == nil {
-				_ = e.flushLocked() // the error is kept in e.err for the next caller
-			}
-			e.mu.Unlock()
-		}
-	}
-}
-
-func (e *Exporter) flushLocked() error {
-	if e.err != nil {
-		return e.err
-	}
-	e.pending = 0
-	if err := e.bw.Flush(); err != nil {
-		e.err = fmt.Errorf("jsonlexport: flush %s: %w", e.path, err)
-		return e.err
-	}
-	return nil
+	return []sdk.ExportedFile{{Label: Label, Path: e.w.Path()}}, nil
 }

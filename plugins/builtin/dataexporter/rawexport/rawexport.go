@@ -15,11 +15,9 @@
 package rawexport
 
 import (
-	"bufio"
 	"context"
 	"errors"
 	"fmt"
-	"os"
 	"path/filepath"
 	"strings"
 	"sync"
@@ -27,6 +25,7 @@ import (
 	"time"
 
 	sdk "github.com/aiperf-go/aiperf/plugin-sdk"
+	"github.com/aiperf-go/aiperf/plugins/builtin/dataexporter/internal/streamfile"
 )
 
 // Name is the plugin name of this exporter.
@@ -81,17 +80,10 @@ type Exporter struct {
 	// encoding anything, so the other levels pay one atomic load.
 	active atomic.Bool
 
-	mu      sync.Mutex
-	file    *os.File
-	bw      *bufio.Writer
-	path    string
-	pending int
-	opened  bool
-	closed  bool
-	err     error // first write error; later writes return it
-
-	stop chan struct{}
-	done chan struct{}
+	mu     sync.Mutex
+	w      *streamfile.Writer
+	opened bool
+	closed bool
 }
 
 var (
@@ -124,19 +116,13 @@ func (e *Exporter) Open(ec *sdk.ExportContext) error {
 	default:
 		return fmt.Errorf("rawexport: unknown export level %q (want summary, records or raw)", ec.ExportLevel)
 	}
-	path := filepath.Join(ec.ArtifactDir, FileName(ec.Files))
-	if err := os.MkdirAll(filepath.Dir(path), 0o755); err != nil {
-		return fmt.Errorf("rawexport: create directory for %s: %w", path, err)
-	}
-	f, err := os.OpenFile(path, os.O_WRONLY|os.O_CREATE|os.O_TRUNC, 0o644)
+	w, err := streamfile.Open("rawexport", filepath.Join(ec.ArtifactDir, FileName(ec.Files)), e.flushInterval, e.flushRecords)
 	if err != nil {
-		return fmt.Errorf("rawexport: create %s: %w", path, err)
+		return err
 	}
-	e.file, e.bw, e.path = f, bufio.NewWriterSize(f, 64<<10), path
+	e.w = w
 	e.opened = true
 	e.active.Store(true)
-	e.stop, e.done = make(chan struct{}), make(chan struct{})
-	go e.flushLoop(e.stop, e.done)
 	return nil
 }
 
@@ -175,21 +161,10 @@ func (e *Exporter) WriteRecord(rec *sdk.RecordInfo) error {
 
 	e.mu.Lock()
 	defer e.mu.Unlock()
-	switch {
-	case e.closed:
+	if e.closed {
 		return errors.New("rawexport: WriteRecord after Close")
-	case e.err != nil:
-		return e.err
 	}
-	if _, err := e.bw.Write(line); err != nil {
-		e.err = fmt.Errorf("rawexport: write %s: %w", e.path, err)
-		return e.err
-	}
-	e.pending++
-	if e.pending >= e.flushRecords {
-		return e.flushLocked()
-	}
-	return nil
+	return e.w.Write(line)
 }
 
 // Close flushes what is buffered and closes the file. It is idempotent.
@@ -201,19 +176,9 @@ func (e *Exporter) Close() error {
 		return nil
 	}
 	e.closed = true
-	stop, done := e.stop, e.done
+	w := e.w
 	e.mu.Unlock()
-
-	close(stop)
-	<-done // the flusher takes e.mu, so wait for it outside the lock
-
-	e.mu.Lock()
-	defer e.mu.Unlock()
-	flushErr := e.flushLocked()
-	if err := e.file.Close(); err != nil && flushErr == nil {
-		flushErr = fmt.Errorf("rawexport: close %s: %w", e.path, err)
-	}
-	return flushErr
+	return w.Close()
 }
 
 // Export reports the file written during the run; nothing below raw level.
@@ -226,35 +191,5 @@ func (e *Exporter) Export(ctx context.Context, _ *sdk.ExportContext) ([]sdk.Expo
 	}
 	e.mu.Lock()
 	defer e.mu.Unlock()
-	return []sdk.ExportedFile{{Label: Label, Path: e.path}}, nil
-}
-
-func (e *Exporter) flushLoop(stop <-chan struct{}, done chan<- struct{}) {
-	defer close(done)
-	t := time.NewTicker(e.flushInterval)
-	defer t.Stop()
-	for {
-		select {
-		case <-stop:
-			return
-		case <-t.C:
-			e.mu.Lock()
-			if e.pending > 0 && e.err == nil {
-				_ = e.flushLocked() // the error is kept in e.err for the next caller
-			}
-			e.mu.Unlock()
-		}
-	}
-}
-
-func (e *Exporter) flushLocked() error {
-	if e.err != nil {
-		return e.err
-	}
-	e.pending = 0
-	if err := e.bw.Flush(); err != nil {
-		e.err = fmt.Errorf("rawexport: flush %s: %w", e.path, err)
-		return e.err
-	}
-	return nil
+	return []sdk.ExportedFile{{Label: Label, Path: e.w.Path()}}, nil
 }
