@@ -47,17 +47,55 @@ type ExportContext struct {
 	// without colour before the data exporters run, so a data exporter can
 	// save it (profile_export_console.txt). Nil when there are none.
 	ConsoleText []byte
+	// Warmup holds the warmup phase's results (AIPerf's warmup_metrics);
+	// nil when the run had no warmup phase.
+	Warmup *Results
+	// Phase is set when the core asks a PhaseExporter for one phase's
+	// artifacts: Results are then that phase's, ArtifactDir is the phase's
+	// own directory (phases/<name>) and Warmup is nil. Nil for the run's
+	// main export.
+	Phase *PhaseInfo
+}
+
+// PhaseInfo describes one phase of a run as AIPerf 0.13 numbers it in
+// phase_manifest.json and the per-record export.
+type PhaseInfo struct {
+	Name string // "warmup" or "profiling"
+	Kind string // "warmup" or "profiling"
+	// Index is the phase's position in the run (phase_index).
+	Index int
+	// ProfilingIndex is the position among profiling phases; -1 for a
+	// warmup phase (AIPerf's null).
+	ProfilingIndex int
+	// StartNs and EndNs bound the phase (epoch ns): its first credit to the
+	// moment its last request finished.
+	StartNs, EndNs int64
+	WasCancelled   bool
 }
 
 // ExportedFile is a file an exporter wrote, for the console footer.
 type ExportedFile struct {
 	Label string // e.g. "JSON Export"
 	Path  string
+	// Key names the file in phase_manifest.json (metrics_json,
+	// metrics_csv) when a PhaseExporter wrote it; empty otherwise.
+	Key string
 }
 
 // DataExporter writes result files at the end of a run (category data_exporter).
 type DataExporter interface {
 	Export(ctx context.Context, ec *ExportContext) ([]ExportedFile, error)
+}
+
+// PhaseExporter is implemented by data exporters that also write one
+// phase's artifacts. When a run has more than one phase (a warmup phase
+// before profiling) the core calls ExportPhase once per phase, after the
+// main export, with a phase-scoped context (ExportContext.Phase set,
+// ArtifactDir = <artifact dir>/phases/<name>, created), and indexes the
+// returned files by Key in phase_manifest.json, as AIPerf 0.13 does.
+type PhaseExporter interface {
+	DataExporter
+	ExportPhase(ctx context.Context, ec *ExportContext) ([]ExportedFile, error)
 }
 
 // RecordInfo is one line of the per-request export: metadata, metric values
@@ -122,7 +160,10 @@ type RecordMetadata struct {
 
 // RecordSink receives per-request records as they complete, so nothing
 // measured is lost if the run ends abruptly. Data exporters that stream
-// (jsonl) implement it in addition to DataExporter.
+// (jsonl) implement it in addition to DataExporter. A sink receives the
+// warmup phase's records too (Metadata.BenchmarkPhase "warmup"), as
+// AIPerf's per-record export carries them; a sink that reports on the
+// profiling phase only must skip them.
 type RecordSink interface {
 	Open(ec *ExportContext) error
 	WriteRecord(rec *RecordInfo) error

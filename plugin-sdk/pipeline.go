@@ -124,13 +124,15 @@ type Accumulator interface {
 
 // PhaseObserver is implemented by accumulators that need the wall-clock
 // bounds of the phase whose records they fold (the built-in one measures
-// the throughputs over the profiling phase, as AIPerf does). The core calls
-// PhaseStarted just before the phase's timing strategy issues its first
-// credit and PhaseEnded once every request the phase started has finished,
-// with epoch nanoseconds on the clock of RequestRecord.TimestampNs. Only
-// the profiling phase is reported: warmup records never reach
-// accumulators. Both are called from another goroutine than Add's, so an
-// implementation must be safe for that.
+// the throughputs over its phase, as AIPerf does). Each accumulator
+// instance serves one phase: the core builds one set for the profiling
+// phase and, when a warmup phase runs, a second set whose Init sees
+// RunInfo.Phase "warmup" and which is fed only warmup records. The core
+// calls PhaseStarted just before the phase's timing strategy issues its
+// first credit and PhaseEnded once every request the phase started has
+// finished, with epoch nanoseconds on the clock of RequestRecord.TimestampNs,
+// for the instance's own phase only. Both are called from another goroutine
+// than Add's, so an implementation must be safe for that.
 type PhaseObserver interface {
 	PhaseStarted(phase string, wallNs int64)
 	PhaseEnded(phase string, wallNs int64)

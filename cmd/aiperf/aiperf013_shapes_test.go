@@ -44,22 +44,19 @@ const aiperf013Dir = "../../testdata/aiperf013"
 var missingTags = map[string]string{}
 
 // missingKeys are non-metric keys of AIPerf's JSON we do not write yet.
-var missingKeys = map[string]string{
-	// Needs warmup records to reach a second accumulator (core/app, core/records).
-	"warmup_metrics": "warmup records are dropped before the records pipeline",
-}
+var missingKeys = map[string]string{}
 
 // missingFiles are files AIPerf 0.13 writes that we do not yet.
 var missingFiles = map[string]string{
-	"server_metrics_export.csv":                   "server metrics scraping (telemetry issue)",
-	"server_metrics_export.json":                  "server metrics scraping (telemetry issue)",
-	"phase_manifest.json":                         "warmup records (per-phase exports)",
-	"phases/warmup/profile_export_aiperf.csv":     "warmup records (per-phase exports)",
-	"phases/warmup/profile_export_aiperf.json":    "warmup records (per-phase exports)",
-	"phases/warmup/server_metrics.json":           "warmup records (per-phase exports)",
-	"phases/profiling/profile_export_aiperf.csv":  "warmup records (per-phase exports)",
-	"phases/profiling/profile_export_aiperf.json": "warmup records (per-phase exports)",
-	"phases/profiling/server_metrics.json":        "warmup records (per-phase exports)",
+	"server_metrics_export.csv":            "server metrics scraping (telemetry issue)",
+	"server_metrics_export.json":           "server metrics scraping (telemetry issue)",
+	"phases/warmup/server_metrics.json":    "server metrics scraping (telemetry issue)",
+	"phases/profiling/server_metrics.json": "server metrics scraping (telemetry issue)",
+}
+
+// missingManifestKeys are phase_manifest.json entry keys we do not write yet.
+var missingManifestKeys = map[string]string{
+	"server_metrics_json": "server metrics scraping (telemetry issue)",
 }
 
 // aiperfCommonFiles are the files in every AIPerf 0.13 artifact directory
@@ -577,10 +574,27 @@ func TestAIPerf013Shapes(t *testing.T) {
 			"phases/profiling/profile_export_aiperf.csv", "phases/profiling/profile_export_aiperf.json",
 			"phases/profiling/server_metrics.json", "phases/warmup/profile_export_aiperf.csv",
 			"phases/warmup/profile_export_aiperf.json", "phases/warmup/server_metrics.json"))
-		checkSummaryJSON(t, r.read(t, "profile_export_aiperf.json"), readFixture(t, "g_chat_warmup/profile_export_aiperf.trimmed.json"), true, nil)
-		// AIPerf writes the warmup records too (benchmark_phase "warmup", no
-		// profiling_index); we write only the profiling ones, whose shape is a's.
-		checkJSONL(t, r.read(t, "profile_export.jsonl"), readFixture(t, "a_chat_stream/profile_export.jsonl"))
+		top := r.read(t, "profile_export_aiperf.json")
+		checkSummaryJSON(t, top, readFixture(t, "g_chat_warmup/profile_export_aiperf.trimmed.json"), true, nil)
+		checkWarmupMetrics(t, top)
+		checkPhaseManifest(t, r.read(t, "phase_manifest.json"), readFixture(t, "g_chat_warmup/phase_manifest.json"))
+		// Each phase's own summary is the main one without telemetry_data and
+		// warmup_metrics (AIPerf's phases/<name>/ files); its CSV has no GPU
+		// section.
+		for _, phase := range []string{"warmup", "profiling"} {
+			checkPhaseSummary(t, top, r.read(t, "phases/"+phase+"/profile_export_aiperf.json"), phase)
+			if csv := r.read(t, "phases/"+phase+"/profile_export_aiperf.csv"); bytes.Contains(csv, []byte("GPU_Index")) {
+				t.Errorf("phases/%s CSV has a GPU telemetry section; AIPerf's has none", phase)
+			}
+		}
+		// The warmup records are exported too (benchmark_phase "warmup", no
+		// profiling_index), shaped as AIPerf's; the profiling ones as a's.
+		warm, prof := splitPhases(t, r.read(t, "profile_export.jsonl"))
+		if nw, np := len(jsonlLines(t, warm)), len(jsonlLines(t, prof)); nw != 2 || np != 8 {
+			t.Fatalf("JSONL holds %d warmup and %d profiling records, want 2 and 8", nw, np)
+		}
+		checkJSONL(t, warm, readFixture(t, "g_chat_warmup/profile_export.jsonl"))
+		checkJSONL(t, prof, readFixture(t, "a_chat_stream/profile_export.jsonl"))
 	})
 	t.Run("h_chat_errors_raw", func(t *testing.T) {
 		errURL := startMock(t, mockserver.Config{TTFT: 20 * time.Millisecond, ITL: 2 * time.Millisecond, ErrorRate: 50, RandomSeed: 3})
@@ -613,4 +627,146 @@ func TestAIPerf013Shapes(t *testing.T) {
 			return nil
 		})
 	})
+}
+
+// checkWarmupMetrics checks warmup_metrics: a block per exported metric of
+// the warmup phase, the same tags as the profiling results (AIPerf's file
+// carries the same 67 tags in both places), each shaped as a metric.
+func checkWarmupMetrics(t *testing.T, top []byte) {
+	t.Helper()
+	got := decodeNumbers(t, top).(map[string]any)
+	warm, ok := got["warmup_metrics"].(map[string]any)
+	if !ok {
+		t.Fatalf("warmup_metrics = %v, want an object of metric blocks", got["warmup_metrics"])
+	}
+	var tags []string
+	for k, v := range got {
+		if isMetric(v) {
+			tags = append(tags, k)
+		}
+	}
+	if w := sortedKeys(warm); !slices.Equal(w, sortedKeys(pick(got, tags))) {
+		t.Errorf("warmup_metrics tags %v\nprofiling tags %v", w, sortedKeys(pick(got, tags)))
+	}
+	for k, v := range warm {
+		if !isMetric(v) {
+			t.Errorf("warmup_metrics.%s = %v, not a metric block", k, v)
+		}
+	}
+	if rc := warm["request_count"].(map[string]any)["avg"]; rc != json.Number("2.0") {
+		t.Errorf("warmup_metrics.request_count.avg = %v, want 2.0 (--warmup-request-count 2)", rc)
+	}
+}
+
+// pick returns m restricted to keys.
+func pick(m map[string]any, keys []string) map[string]any {
+	out := make(map[string]any, len(keys))
+	for _, k := range keys {
+		out[k] = m[k]
+	}
+	return out
+}
+
+// checkPhaseManifest compares phase_manifest.json with AIPerf's: the same
+// phases in the same order, with the same keys (minus those listed
+// missing), names, indices and counts.
+func checkPhaseManifest(t *testing.T, ours, theirs []byte) {
+	t.Helper()
+	got := decodeNumbers(t, ours).(map[string]any)
+	want := decodeNumbers(t, theirs).(map[string]any)
+	if !slices.Equal(objectKeys(t, ours), objectKeys(t, theirs)) {
+		t.Errorf("phase_manifest keys %v, AIPerf %v", objectKeys(t, ours), objectKeys(t, theirs))
+	}
+	if got["schema_version"] != want["schema_version"] {
+		t.Errorf("schema_version = %v, AIPerf %v", got["schema_version"], want["schema_version"])
+	}
+	gp, _ := got["phases"].([]any)
+	wp, _ := want["phases"].([]any)
+	if len(gp) != len(wp) {
+		t.Fatalf("%d phases, AIPerf %d", len(gp), len(wp))
+	}
+	for i := range wp {
+		g, w := gp[i].(map[string]any), wp[i].(map[string]any)
+		for _, k := range sortedKeys(w) {
+			_, have := g[k]
+			reason, listed := missingManifestKeys[k]
+			switch {
+			case !have && !listed:
+				t.Errorf("phases[%d].%s: AIPerf writes it, we do not", i, k)
+			case have && listed:
+				t.Errorf("phases[%d].%s is written now: remove it from the missing list (%s)", i, k, reason)
+			}
+		}
+		for _, k := range sortedKeys(g) {
+			if _, ok := w[k]; !ok {
+				t.Errorf("phases[%d].%s: we write it, AIPerf does not", i, k)
+			}
+		}
+		for _, k := range []string{"phase_index", "profiling_index", "phase_name", "phase_kind", "metrics_csv", "metrics_json",
+			"successful_request_count", "error_request_count", "total_request_count", "was_cancelled", "error_summary"} {
+			if !reflect.DeepEqual(g[k], w[k]) {
+				t.Errorf("phases[%d].%s = %v, AIPerf %v", i, k, g[k], w[k])
+			}
+		}
+		start, _ := g["start_ns"].(json.Number).Int64()
+		end, _ := g["end_ns"].(json.Number).Int64()
+		if start <= 0 || end < start {
+			t.Errorf("phases[%d] spans %d..%d ns", i, start, end)
+		}
+	}
+	// The warmup phase ends before profiling starts.
+	wEnd, _ := gp[0].(map[string]any)["end_ns"].(json.Number).Int64()
+	pStart, _ := gp[1].(map[string]any)["start_ns"].(json.Number).Int64()
+	if wEnd > pStart {
+		t.Errorf("warmup ends at %d, after profiling starts at %d", wEnd, pStart)
+	}
+}
+
+// checkPhaseSummary checks phases/<phase>/profile_export_aiperf.json against
+// the main summary: the same keys in the same order without telemetry_data
+// and warmup_metrics, and the phase's metrics (the profiling phase's are
+// the main file's; the warmup phase's are its warmup_metrics).
+func checkPhaseSummary(t *testing.T, top, phaseFile []byte, phase string) {
+	t.Helper()
+	var wantKeys []string
+	for _, k := range objectKeys(t, top) {
+		if k != "telemetry_data" && k != "warmup_metrics" {
+			wantKeys = append(wantKeys, k)
+		}
+	}
+	if got := objectKeys(t, phaseFile); !slices.Equal(got, wantKeys) {
+		t.Errorf("phases/%s keys\n got %v\nwant %v", phase, got, wantKeys)
+	}
+	main := decodeNumbers(t, top).(map[string]any)
+	got := decodeNumbers(t, phaseFile).(map[string]any)
+	metrics := main
+	if phase == "warmup" {
+		metrics = main["warmup_metrics"].(map[string]any)
+	}
+	for k, v := range got {
+		if isMetric(v) && !reflect.DeepEqual(v, metrics[k]) {
+			t.Errorf("phases/%s %s = %v, want %v", phase, k, v, metrics[k])
+		}
+	}
+}
+
+// splitPhases splits JSONL lines into warmup and profiling records.
+func splitPhases(t *testing.T, jsonl []byte) (warmup, profiling []byte) {
+	t.Helper()
+	for _, line := range jsonlLines(t, jsonl) {
+		var rec struct {
+			Metadata struct {
+				Phase string `json:"benchmark_phase"`
+			} `json:"metadata"`
+		}
+		if err := json.Unmarshal(line, &rec); err != nil {
+			t.Fatal(err)
+		}
+		if rec.Metadata.Phase == "warmup" {
+			warmup = append(append(warmup, line...), '\n')
+		} else {
+			profiling = append(append(profiling, line...), '\n')
+		}
+	}
+	return warmup, profiling
 }

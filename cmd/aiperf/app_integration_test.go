@@ -368,22 +368,49 @@ func TestProfileExcludesWarmupFromResults(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
+	// The JSONL carries the warmup records too, numbered as AIPerf's.
 	lines := strings.Split(strings.TrimSpace(string(b)), "\n")
-	if len(lines) != 5 {
-		t.Fatalf("%d JSONL records, want 5", len(lines))
+	if len(lines) != 8 {
+		t.Fatalf("%d JSONL records, want 3 warmup + 5 profiling", len(lines))
 	}
+	phases := map[string]int{}
 	for _, l := range lines {
 		var r sdk.RecordInfo
 		if err := json.Unmarshal([]byte(l), &r); err != nil {
 			t.Fatal(err)
 		}
-		// Profiling comes second after a warmup (AIPerf's phase numbering).
-		if r.Metadata.PhaseIndex != 1 || r.Metadata.ProfilingIndex == nil || *r.Metadata.ProfilingIndex != 0 {
-			t.Errorf("phase_index %d profiling_index %v after a warmup, want 1 and 0", r.Metadata.PhaseIndex, r.Metadata.ProfilingIndex)
+		md := r.Metadata
+		phases[md.BenchmarkPhase]++
+		switch md.BenchmarkPhase {
+		case sdk.PhaseWarmup:
+			if md.PhaseIndex != 0 || md.ProfilingIndex != nil {
+				t.Errorf("warmup record: phase_index %d profiling_index %v, want 0 and none", md.PhaseIndex, md.ProfilingIndex)
+			}
+		case sdk.PhaseProfiling:
+			// Profiling comes second after a warmup (AIPerf's phase numbering).
+			if md.PhaseIndex != 1 || md.ProfilingIndex == nil || *md.ProfilingIndex != 0 {
+				t.Errorf("phase_index %d profiling_index %v after a warmup, want 1 and 0", md.PhaseIndex, md.ProfilingIndex)
+			}
+		default:
+			t.Errorf("JSONL record of phase %q", md.BenchmarkPhase)
 		}
-		if r.Metadata.BenchmarkPhase != sdk.PhaseProfiling {
-			t.Errorf("JSONL record of phase %q", r.Metadata.BenchmarkPhase)
-		}
+	}
+	if phases[sdk.PhaseWarmup] != 3 || phases[sdk.PhaseProfiling] != 5 {
+		t.Errorf("JSONL records by phase %v, want 3 warmup and 5 profiling", phases)
+	}
+	// The warmup phase is summarised apart.
+	if out.Results.CompletedRecords != 5 {
+		t.Errorf("profiling results hold %d records", out.Results.CompletedRecords)
+	}
+	var manifest struct {
+		Phases []struct {
+			Name string `json:"phase_name"`
+			OK   int    `json:"successful_request_count"`
+		} `json:"phases"`
+	}
+	if b, err := os.ReadFile(filepath.Join(dir, "phase_manifest.json")); err != nil || json.Unmarshal(b, &manifest) != nil ||
+		len(manifest.Phases) != 2 || manifest.Phases[0].Name != "warmup" || manifest.Phases[0].OK != 3 || manifest.Phases[1].OK != 5 {
+		t.Errorf("phase_manifest.json = %+v (%v)", manifest, err)
 	}
 	labels := map[string]bool{}
 	for _, f := range out.Exported {

@@ -24,6 +24,9 @@ func spans(t *testing.T, r *profileRun) []span {
 	t.Helper()
 	out := make([]span, 0, len(r.records))
 	for _, rec := range r.records {
+		if rec.Metadata["benchmark_phase"] == "warmup" {
+			continue // the profiling phase's requests only
+		}
 		s := span{start: int64(rec.Metadata["request_start_ns"].(float64)), end: int64(rec.Metadata["request_end_ns"].(float64))}
 		if m, ok := rec.Metrics["time_to_first_token"]; ok {
 			var ms float64

@@ -190,6 +190,29 @@ func NewOutputs(ctx context.Context, h *Host, info sdk.RunInfo) (*Outputs, error
 	return &o, nil
 }
 
+// PhaseAccumulators builds a fresh set of the run's accumulators for
+// another phase than profiling (a warmup phase): their Init sees
+// RunInfo.Phase = phase, and they learn the run's metrics as the main set
+// did.
+func (o *Outputs) PhaseAccumulators(ctx context.Context, h *Host, phase string) ([]registry.Named[sdk.Accumulator], error) {
+	specs := o.Catalog.Specs()
+	var out []registry.Named[sdk.Accumulator]
+	for _, a := range o.Accumulators {
+		v, err := Use(ctx, h, sdk.Accumulators, a.Name, nil, phase)
+		if err != nil {
+			return nil, fmt.Errorf("%s phase: %w", phase, err)
+		}
+		n := registry.Named[sdk.Accumulator]{Category: a.Category, Name: a.Name, Plugin: v}
+		if ma, ok := v.(sdk.MetricsAware); ok {
+			if err := ma.SetMetrics(specs); err != nil {
+				return nil, fmt.Errorf("plugin %s: %w", n.ID(), err)
+			}
+		}
+		out = append(out, n)
+	}
+	return out, nil
+}
+
 // NewLogger logs to stderr at the chosen level and to logs/aiperf.log in the
 // artifact directory at debug level. Secrets are never passed to the logger.
 func NewLogger(lc fx.Lifecycle, s *Settings, stderr io.Writer) (*slog.Logger, error) {

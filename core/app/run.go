@@ -46,7 +46,10 @@ type Runner struct {
 	// Stdout receives the console exporters' tables and the footer.
 	Stdout io.Writer
 
-	profilingStart, profilingEnd time.Time
+	// warmupAccs fold the warmup phase's records (nil without one).
+	warmupAccs []registry.Named[sdk.Accumulator]
+	// phases are the bounds of the phases that ran, in run order.
+	phases []sdk.PhaseInfo
 	// schedule holds the fixed-schedule send offsets (trace replay only).
 	schedule []time.Duration
 }
@@ -84,6 +87,13 @@ func (r *Runner) Run(ctx context.Context) (*Outcome, error) {
 	if err != nil {
 		return nil, err
 	}
+	if warmup != nil {
+		// A second set of accumulators folds the warmup records into
+		// AIPerf's warmup_metrics and the phases/warmup exports.
+		if r.warmupAccs, err = r.Outputs.PhaseAccumulators(ctx, r.Host, sdk.PhaseWarmup); err != nil {
+			return nil, err
+		}
+	}
 	popts := engine.PrepareOptions{
 		Models: s.Models, Streaming: r.RunInfo.Streaming, UseLegacyMaxTokens: s.LegacyMaxToks,
 		ExtraInputs: s.ExtraInputs, Tokenizer: r.Tokenizer, IncludeUsage: s.UseServerTokenCount,
@@ -110,7 +120,7 @@ func (r *Runner) Run(ctx context.Context) (*Outcome, error) {
 	}
 	pipe := records.NewPipeline(records.Config{
 		Endpoint: r.Endpoint, Tokenizer: r.Tokenizer, Processors: plugins(r.Outputs.Processors),
-		Accumulators: plugins(r.Outputs.Accumulators), Sinks: recordSinks(sinks), Logger: r.Log, TokenSource: tokenSource(s),
+		Accumulators: plugins(r.Outputs.Accumulators), WarmupAccumulators: plugins(r.warmupAccs), Sinks: recordSinks(sinks), Logger: r.Log, TokenSource: tokenSource(s),
 		Catalog: r.Outputs.Catalog, ProcessorNames: ids(r.Outputs.Processors),
 		Phases: metrics.PhaseLayout{Warmup: s.Warmup != nil},
 	})
@@ -129,13 +139,22 @@ func (r *Runner) Run(ctx context.Context) (*Outcome, error) {
 			pipeErr = errors.Join(pipeErr, fmt.Errorf("plugin %s: close record sink: %w", sink.id, err))
 		}
 	}
-	results, err := r.summarize()
+	results, err := summarize(r.Outputs.Accumulators)
 	if err != nil {
 		return nil, errors.Join(runErr, pipeErr, err)
 	}
-	results.StartTime, results.EndTime = r.profilingStart, r.profilingEnd
+	profilingPhase := r.phase(sdk.PhaseProfiling)
+	results.StartTime, results.EndTime = phaseTime(profilingPhase.StartNs), phaseTime(profilingPhase.EndNs)
 	results.WasCancelled = ctx.Err() != nil
 	ec.Results = results
+	if r.warmupAccs != nil {
+		if ec.Warmup, err = summarize(r.warmupAccs); err != nil {
+			return nil, errors.Join(runErr, pipeErr, err)
+		}
+		w := r.phase(sdk.PhaseWarmup)
+		ec.Warmup.StartTime, ec.Warmup.EndTime = phaseTime(w.StartNs), phaseTime(w.EndNs)
+		ec.Warmup.WasCancelled = w.WasCancelled
+	}
 
 	// Export even when the run failed part-way: nothing measured is lost.
 	exported, exportErr := r.export(ec)
@@ -172,8 +191,12 @@ func (r *Runner) runPhases(ctx context.Context, eng *engine.Engine, pipe *record
 	if warmup != nil {
 		r.Log.Info("warmup phase", "mode", s.Warmup.Mode, "requests", warmup.Plan.RequestCount, "duration", warmup.Plan.Duration)
 		eng.SetPhaseOptions(engine.PhaseOptions{RequestBudget: warmup.Budget})
-		// Warmup records are measured but excluded from every result.
-		if err := eng.RunPhaseWith(ctx, warmup.Strategy, warmup.Plan, func(engine.Completed) {}); err != nil {
+		// Warmup records are measured and exported per record and as
+		// warmup_metrics, but never reach the profiling results.
+		err := r.observed(ctx, sdk.PhaseWarmup, r.warmupAccs, func() error {
+			return eng.RunPhaseWith(ctx, warmup.Strategy, warmup.Plan, pipe.Submit)
+		})
+		if err != nil {
 			return err
 		}
 	}
@@ -184,26 +207,59 @@ func (r *Runner) runPhases(ctx context.Context, eng *engine.Engine, pipe *record
 		"concurrency", ph.Plan.Concurrency)
 	eng.SetPhaseOptions(engine.PhaseOptions{RequestBudget: ph.Budget, TurnGap: ph.TurnGap,
 		CancellationRate: s.Cancellation.Rate, CancellationDelay: s.Cancellation.Delay})
-	// start_time/end_time of the exports span the profiling phase only. Its
-	// bounds are read on the records' clock and told to the accumulators
-	// that observe phases: the throughputs divide by this window (AIPerf).
-	observe := func(notify func(sdk.PhaseObserver, string, int64)) time.Time {
-		ns := clock.WallNs(clock.Now())
-		for _, acc := range r.Outputs.Accumulators {
-			if o, ok := acc.Plugin.(sdk.PhaseObserver); ok {
-				notify(o, sdk.PhaseProfiling, ns)
-			}
-		}
-		return time.Unix(0, ns)
-	}
-	r.profilingStart = observe(sdk.PhaseObserver.PhaseStarted)
-	defer func() { r.profilingEnd = observe(sdk.PhaseObserver.PhaseEnded) }()
-	return eng.RunPhaseWith(ctx, ph.Strategy, ph.Plan, pipe.Submit)
+	return r.observed(ctx, sdk.PhaseProfiling, r.Outputs.Accumulators, func() error {
+		return eng.RunPhaseWith(ctx, ph.Strategy, ph.Plan, pipe.Submit)
+	})
 }
 
-func (r *Runner) summarize() (*sdk.Results, error) {
+// observed runs one phase and records its bounds: read on the records'
+// clock, kept for the exports' start_time/end_time and phase_manifest.json,
+// and told to the phase's accumulators that observe phases (the throughputs
+// divide by this window, as AIPerf's do).
+func (r *Runner) observed(ctx context.Context, phase string, accs []registry.Named[sdk.Accumulator], run func() error) error {
+	notify := func(call func(sdk.PhaseObserver, string, int64)) int64 {
+		ns := clock.WallNs(clock.Now())
+		for _, acc := range accs {
+			if o, ok := acc.Plugin.(sdk.PhaseObserver); ok {
+				call(o, phase, ns)
+			}
+		}
+		return ns
+	}
+	info := sdk.PhaseInfo{Name: phase, Kind: phase, Index: len(r.phases), ProfilingIndex: -1}
+	if phase == sdk.PhaseProfiling {
+		info.ProfilingIndex = 0
+	}
+	info.StartNs = notify(sdk.PhaseObserver.PhaseStarted)
+	err := run()
+	info.EndNs = notify(sdk.PhaseObserver.PhaseEnded)
+	info.WasCancelled = ctx.Err() != nil
+	r.phases = append(r.phases, info)
+	return err
+}
+
+// phase returns the bounds of the named phase; zero when it did not run.
+func (r *Runner) phase(name string) sdk.PhaseInfo {
+	for _, p := range r.phases {
+		if p.Name == name {
+			return p
+		}
+	}
+	return sdk.PhaseInfo{}
+}
+
+// phaseTime converts epoch ns to a time; zero stays the zero time.
+func phaseTime(ns int64) time.Time {
+	if ns == 0 {
+		return time.Time{}
+	}
+	return time.Unix(0, ns)
+}
+
+// summarize merges the results of one phase's accumulators.
+func summarize(accs []registry.Named[sdk.Accumulator]) (*sdk.Results, error) {
 	var merged *sdk.Results
-	for _, acc := range r.Outputs.Accumulators {
+	for _, acc := range accs {
 		res, err := acc.Plugin.Summarize()
 		if err != nil {
 			return nil, fmt.Errorf("plugin %s: summarize: %w", acc.ID(), err)
@@ -310,6 +366,15 @@ func (r *Runner) export(ec *sdk.ExportContext) ([]sdk.ExportedFile, error) {
 			continue
 		}
 		files = append(files, f...)
+	}
+	if len(r.phases) > 1 {
+		// AIPerf writes per-phase artifacts and their index only when a
+		// phase other than profiling ran (a warmup phase).
+		phaseFailed, err := r.exportPhases(ctx, ec)
+		failed = append(failed, phaseFailed...)
+		if err != nil {
+			errs = append(errs, err)
+		}
 	}
 	for _, c := range r.Outputs.Consoles {
 		if err := c.Plugin.Render(ctx, r.Stdout, ec); err != nil {

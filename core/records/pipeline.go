@@ -26,6 +26,7 @@ type Pipeline struct {
 	catalog      *metrics.Catalog
 	layout       metrics.PhaseLayout
 	accumulators []sdk.Accumulator
+	warmupAccs   []sdk.Accumulator
 	sinks        []sdk.RecordSink
 	log          *slog.Logger
 	tokenSource  TokenSource
@@ -59,8 +60,12 @@ type Config struct {
 	// their units from it. Nil treats every value as undeclared.
 	Catalog      *metrics.Catalog
 	Accumulators []sdk.Accumulator
-	Sinks        []sdk.RecordSink
-	Logger       *slog.Logger
+	// WarmupAccumulators fold the warmup phase's records (AIPerf's
+	// warmup_metrics); without them warmup records reach only the sinks.
+	// Accumulators never see a warmup record.
+	WarmupAccumulators []sdk.Accumulator
+	Sinks              []sdk.RecordSink
+	Logger             *slog.Logger
 	// TokenSource selects client tokenization or the server's usage.
 	TokenSource TokenSource
 	// Workers is the number of parsing goroutines; 0 means GOMAXPROCS.
@@ -87,7 +92,7 @@ func NewPipeline(cfg Config) *Pipeline {
 	}
 	p := &Pipeline{
 		endpoint: cfg.Endpoint, tokenizer: cfg.Tokenizer, processors: cfg.Processors,
-		names: names, catalog: cfg.Catalog, layout: cfg.Phases, accumulators: cfg.Accumulators, sinks: cfg.Sinks, log: log, tokenSource: cfg.TokenSource,
+		names: names, catalog: cfg.Catalog, layout: cfg.Phases, accumulators: cfg.Accumulators, warmupAccs: cfg.WarmupAccumulators, sinks: cfg.Sinks, log: log, tokenSource: cfg.TokenSource,
 		in:        make(chan engine.Completed, 4096),
 		processed: make(chan *sdk.RecordMetrics, 4096),
 	}
@@ -155,7 +160,11 @@ func (p *Pipeline) work() {
 
 func (p *Pipeline) collect() {
 	for rm := range p.processed {
-		for _, acc := range p.accumulators {
+		accs := p.accumulators
+		if rm.Record.Phase == sdk.PhaseWarmup {
+			accs = p.warmupAccs
+		}
+		for _, acc := range accs {
 			acc.Add(rm)
 		}
 		if len(p.sinks) > 0 {

@@ -411,3 +411,36 @@ func TestPipelineForwardsParseErrorsWithoutProcessors(t *testing.T) {
 		t.Errorf("Snapshot = %+v, want the record counted as an error", s)
 	}
 }
+
+func TestPipelineRoutesWarmupRecordsToTheirOwnAccumulators(t *testing.T) {
+	done := finished(6, false)
+	for _, c := range done[:2] {
+		c.Record.Phase = sdk.PhaseWarmup
+	}
+	info := testfixtures.StreamingRun()
+	cat := fixtureCatalog(t, info)
+	profiling, warmup, sink := newObserver(), newObserver(), newObserver()
+	p := NewPipeline(Config{Endpoint: chat, Tokenizer: words, Processors: []sdk.RecordProcessor{testfixtures.Processor{}},
+		Catalog: cat, Accumulators: []sdk.Accumulator{profiling}, WarmupAccumulators: []sdk.Accumulator{warmup},
+		Sinks: []sdk.RecordSink{sink}, Phases: metrics.PhaseLayout{Warmup: true}})
+	for _, c := range done {
+		p.Submit(c)
+	}
+	if err := p.Close(); err != nil {
+		t.Fatal(err)
+	}
+	exactlyOnce(t, "warmup accumulator", warmup.added, done[:2])
+	exactlyOnce(t, "profiling accumulator", profiling.added, done[2:])
+	// Sinks get every record, numbered by phase as AIPerf's JSONL.
+	exactlyOnce(t, "sink", sink.written, done)
+	for _, c := range done {
+		md := sink.lines[c.Record.XRequestID].Metadata
+		wantIndex := 1
+		if c.Record.Phase == sdk.PhaseWarmup {
+			wantIndex = 0
+		}
+		if md.BenchmarkPhase != c.Record.Phase || md.PhaseIndex != wantIndex {
+			t.Errorf("%s: phase %q index %d, want %q %d", c.Record.XRequestID, md.BenchmarkPhase, md.PhaseIndex, c.Record.Phase, wantIndex)
+		}
+	}
+}

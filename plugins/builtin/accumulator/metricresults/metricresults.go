@@ -77,21 +77,22 @@ func (a *Accumulator) SetMetrics(specs []sdk.MetricSpec) error {
 	return nil
 }
 
-// PhaseStarted takes the profiling phase's start: the request, output-token
-// and goodput throughputs are measured from it (AIPerf 0.13), not from the
-// first request. Other phases are ignored: their records never come here.
+// PhaseStarted takes the start of the phase this instance serves (profiling,
+// or warmup for the warmup instance): the request, output-token and goodput
+// throughputs are measured from it (AIPerf 0.13), not from the first
+// request. Other phases are ignored: their records never come here.
 func (a *Accumulator) PhaseStarted(phase string, wallNs int64) {
 	a.observePhase(phase, wallNs, true)
 }
 
-// PhaseEnded takes the profiling phase's end, where the throughputs' window
-// closes.
+// PhaseEnded takes the end of the instance's phase, where the throughputs'
+// window closes.
 func (a *Accumulator) PhaseEnded(phase string, wallNs int64) {
 	a.observePhase(phase, wallNs, false)
 }
 
 func (a *Accumulator) observePhase(phase string, wallNs int64, start bool) {
-	if phase != sdk.PhaseProfiling {
+	if phase != a.phase() {
 		return
 	}
 	a.phaseMu.Lock()
@@ -106,6 +107,15 @@ func (a *Accumulator) observePhase(phase string, wallNs int64, start bool) {
 	default:
 		a.phaseEnd = &wallNs
 	}
+}
+
+// phase is the phase this instance accumulates: the one it was built for,
+// profiling by default.
+func (a *Accumulator) phase() string {
+	if a.info.Phase != "" {
+		return a.info.Phase
+	}
+	return sdk.PhaseProfiling
 }
 
 // Add folds one processed record in. Before SetMetrics it is a no-op: Add

@@ -264,19 +264,24 @@ func near(a, b float64) bool {
 func TestPhaseObserverSetsTheThroughputWindow(t *testing.T) {
 	cases := []struct {
 		name     string
-		early    bool // bounds told between Init and SetMetrics
+		early    bool   // bounds told between Init and SetMetrics
+		serves   string // the phase the instance was built for (RunInfo.Phase)
 		phase    string
 		windowS  float64
 		wantNote string
 	}{
-		{"profiling", false, sdk.PhaseProfiling, 4, "phase start 0 to end 4 s"},
-		{"told before SetMetrics", true, sdk.PhaseProfiling, 4, "kept until the engine exists"},
-		{"warmup ignored", false, sdk.PhaseWarmup, 2, "first request to last response"},
+		{"profiling", false, "", sdk.PhaseProfiling, 4, "phase start 0 to end 4 s"},
+		{"told before SetMetrics", true, "", sdk.PhaseProfiling, 4, "kept until the engine exists"},
+		{"warmup ignored", false, "", sdk.PhaseWarmup, 2, "first request to last response"},
+		{"warmup instance takes warmup", false, sdk.PhaseWarmup, sdk.PhaseWarmup, 4, "its own phase's window"},
+		{"warmup instance ignores profiling", false, sdk.PhaseWarmup, sdk.PhaseProfiling, 2, "first request to last response"},
 	}
 	for _, tc := range cases {
 		t.Run(tc.name, func(t *testing.T) {
 			a := New()
-			if err := a.Init(context.Background(), info); err != nil {
+			served := info
+			served.Phase = tc.serves
+			if err := a.Init(context.Background(), served); err != nil {
 				t.Fatal(err)
 			}
 			tell := func() {

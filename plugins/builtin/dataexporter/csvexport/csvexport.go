@@ -26,7 +26,13 @@ const Label = "CSV Export"
 // Exporter writes the summary CSV file.
 type Exporter struct{}
 
-var _ sdk.DataExporter = (*Exporter)(nil)
+var (
+	_ sdk.DataExporter  = (*Exporter)(nil)
+	_ sdk.PhaseExporter = (*Exporter)(nil)
+)
+
+// ManifestKey names a phase's summary CSV in phase_manifest.json.
+const ManifestKey = "metrics_csv"
 
 // New returns the csv exporter.
 func New() *Exporter { return &Exporter{} }
@@ -45,7 +51,9 @@ func (e *Exporter) Export(ctx context.Context, ec *sdk.ExportContext) ([]sdk.Exp
 		metrics = ec.Results.Metrics
 	}
 	var buf bytes.Buffer
-	if err := Write(&buf, metrics); err != nil {
+	// A phase's own file has no GPU telemetry section (AIPerf exports
+	// phases without telemetry results).
+	if err := write(&buf, metrics, ec.Phase == nil); err != nil {
 		return nil, err
 	}
 	name := ec.Files.SummaryCSV
@@ -59,5 +67,11 @@ func (e *Exporter) Export(ctx context.Context, ec *sdk.ExportContext) ([]sdk.Exp
 	}); err != nil {
 		return nil, fmt.Errorf("csvexport: write %s: %w", path, err)
 	}
-	return []sdk.ExportedFile{{Label: Label, Path: path}}, nil
+	return []sdk.ExportedFile{{Label: Label, Path: path, Key: ManifestKey}}, nil
+}
+
+// ExportPhase writes one phase's summary CSV under the same file name in
+// the phase's directory.
+func (e *Exporter) ExportPhase(ctx context.Context, ec *sdk.ExportContext) ([]sdk.ExportedFile, error) {
+	return e.Export(ctx, ec)
 }

@@ -33,6 +33,12 @@ const hiddenFlags = sdk.FlagInternal | sdk.FlagExperimental
 // GPU telemetry header. Lines end in CRLF because Python's csv module (and
 // so every AIPerf CSV) does.
 func Write(w io.Writer, metrics []sdk.MetricResult) error {
+	return write(w, metrics, true)
+}
+
+// write is Write, with the GPU telemetry section only when gpu is set (a
+// phase's own CSV has none).
+func write(w io.Writer, metrics []sdk.MetricResult, gpu bool) error {
 	request, system, err := split(metrics)
 	if err != nil {
 		return err
@@ -59,9 +65,11 @@ func Write(w io.Writer, metrics []sdk.MetricResult) error {
 			_ = cw.Write([]string{metricName(m), formatFloat(m.Avg)})
 		}
 	}
-	_ = cw.Write(nil)
-	_ = cw.Write(nil)
-	_ = cw.Write(gpuHeader)
+	if gpu {
+		_ = cw.Write(nil)
+		_ = cw.Write(nil)
+		_ = cw.Write(gpuHeader)
+	}
 	cw.Flush()
 	if err := cw.Error(); err != nil {
 		return fmt.Errorf("csvexport: write: %w", err)

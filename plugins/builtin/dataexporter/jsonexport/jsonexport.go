@@ -19,8 +19,8 @@ const Name = "json"
 
 // SchemaVersion is the profile_export_aiperf.json schema we emit: AIPerf
 // 0.13's (JsonExportData.SCHEMA_VERSION), whose layout the file follows:
-// run_info, is_complete and telemetry_data are written; warmup_metrics, the
-// one 1.4 key only warmup runs carry, is not yet (docs/METRICS.md §6).
+// run_info, is_complete, telemetry_data and, after a warmup phase,
+// warmup_metrics (docs/METRICS.md §6).
 const SchemaVersion = "1.4"
 
 // DefaultFileName is AIPerf's summary file name, used when the context names none.
@@ -32,7 +32,10 @@ const Label = "JSON Export"
 // Exporter writes the summary JSON file.
 type Exporter struct{}
 
-var _ sdk.DataExporter = (*Exporter)(nil)
+var (
+	_ sdk.DataExporter  = (*Exporter)(nil)
+	_ sdk.PhaseExporter = (*Exporter)(nil)
+)
 
 // New returns the json exporter.
 func New() *Exporter { return &Exporter{} }
@@ -61,5 +64,15 @@ func (e *Exporter) Export(ctx context.Context, ec *sdk.ExportContext) ([]sdk.Exp
 	}); err != nil {
 		return nil, fmt.Errorf("jsonexport: write %s: %w", path, err)
 	}
-	return []sdk.ExportedFile{{Label: Label, Path: path}}, nil
+	return []sdk.ExportedFile{{Label: Label, Path: path, Key: ManifestKey}}, nil
+}
+
+// ManifestKey names a phase's summary JSON in phase_manifest.json.
+const ManifestKey = "metrics_json"
+
+// ExportPhase writes one phase's summary under the same file name in the
+// phase's directory: the main file's layout without telemetry_data and
+// warmup_metrics, as AIPerf 0.13's phases/<name>/ files.
+func (e *Exporter) ExportPhase(ctx context.Context, ec *sdk.ExportContext) ([]sdk.ExportedFile, error) {
+	return e.Export(ctx, ec)
 }

@@ -315,3 +315,75 @@ func TestNonFiniteConfigIsNull(t *testing.T) {
 		t.Fatalf("got\n%s", data)
 	}
 }
+
+func TestWarmupMetricsAndPhaseFiles(t *testing.T) {
+	dir := t.TempDir()
+	ec := sampleContext(dir)
+	warm := sampleResults()
+	warm.Metrics[0].Avg = fp(99.5) // request_latency
+	ec.Warmup = warm
+	data, err := Render(ec)
+	if err != nil {
+		t.Fatal(err)
+	}
+	keys := topKeys(t, data)
+	at := func(k string) int {
+		for i, key := range keys {
+			if key == k {
+				return i
+			}
+		}
+		t.Fatalf("no %s in %v", k, keys)
+		return -1
+	}
+	if at("warmup_metrics") != at("end_time")+1 {
+		t.Errorf("warmup_metrics must follow end_time (AIPerf's order): %v", keys)
+	}
+	var doc map[string]map[string]map[string]any
+	var raw map[string]json.RawMessage
+	if err := json.Unmarshal(data, &raw); err != nil {
+		t.Fatalf("invalid JSON: %v\n%s", err, data)
+	}
+	if err := json.Unmarshal([]byte(`{"w":`+string(raw["warmup_metrics"])+`}`), &doc); err != nil {
+		t.Fatalf("warmup_metrics is not an object of metric blocks: %v", err)
+	}
+	w := doc["w"]
+	if w["request_latency"]["avg"] != 99.5 || w["request_latency"]["unit"] != "ms" {
+		t.Errorf("warmup request_latency = %v, want the warmup phase's block", w["request_latency"])
+	}
+	if _, hidden := w["min_request_timestamp"]; hidden {
+		t.Error("warmup_metrics carries an INTERNAL metric")
+	}
+	// Nested blocks are indented one level deeper than top-level ones.
+	if !strings.Contains(string(data), "\n  \"warmup_metrics\": {\n    \"request_latency\": {\n      \"unit\": \"ms\",") {
+		t.Errorf("warmup_metrics layout:\n%s", data)
+	}
+
+	// A phase's own file: no telemetry_data, no warmup_metrics, same name.
+	phaseDir := filepath.Join(dir, "phases", "warmup")
+	if err := os.MkdirAll(phaseDir, 0o755); err != nil {
+		t.Fatal(err)
+	}
+	pec := *ec
+	pec.ArtifactDir, pec.Results, pec.Warmup = phaseDir, warm, nil
+	pec.Phase = &sdk.PhaseInfo{Name: "warmup", Kind: "warmup", ProfilingIndex: -1}
+	files, err := New().ExportPhase(context.Background(), &pec)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(files) != 1 || files[0].Key != ManifestKey || files[0].Path != filepath.Join(phaseDir, "profile_export_aiperf.json") {
+		t.Fatalf("ExportPhase wrote %+v", files)
+	}
+	pdata, err := os.ReadFile(files[0].Path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, k := range topKeys(t, pdata) {
+		if k == "telemetry_data" || k == "warmup_metrics" {
+			t.Errorf("a phase file carries %s", k)
+		}
+	}
+	if !strings.Contains(string(pdata), `"avg": 99.5`) {
+		t.Error("the phase file does not carry the phase's results")
+	}
+}

@@ -30,8 +30,9 @@ var leadingMetrics = []string{
 // Render returns the summary document in AIPerf 0.13's key order:
 // provenance, the metrics JsonExportData declares, telemetry_data,
 // input_config, run_info, was_cancelled, is_complete (and incomplete_reason),
-// error_summary, start_time, end_time, then every other metric in result
-// order. Keys are written in that fixed order rather than through a map, so
+// error_summary, start_time, end_time, warmup_metrics (after a warmup
+// phase), then every other metric in result order. A phase's own file
+// (ec.Phase set) has neither telemetry_data nor warmup_metrics. Keys are written in that fixed order rather than through a map, so
 // the file is byte-for-byte reproducible.
 func Render(ec *sdk.ExportContext) ([]byte, error) {
 	res := ec.Results
@@ -72,9 +73,13 @@ func Render(ec *sdk.ExportContext) ([]byte, error) {
 	if !res.EndTime.IsZero() {
 		end = isoTime(res.EndTime)
 	}
-	w.key("telemetry_data")
-	if err := w.value("telemetry_data", telemetryData(start, end)); err != nil {
-		return nil, fmt.Errorf("jsonexport: encode telemetry_data: %w", err)
+	// A phase's own file has no telemetry block (AIPerf exports phases
+	// without telemetry results).
+	if ec.Phase == nil {
+		w.key("telemetry_data")
+		if err := w.value("telemetry_data", telemetryData(start, end)); err != nil {
+			return nil, fmt.Errorf("jsonexport: encode telemetry_data: %w", err)
+		}
 	}
 	if ec.InputConfig != nil {
 		w.key("input_config")
@@ -111,6 +116,22 @@ func Render(ec *sdk.ExportContext) ([]byte, error) {
 	if end != "" {
 		w.key("end_time")
 		w.str(end)
+	}
+
+	if ec.Warmup != nil && ec.Phase == nil {
+		// Every exported metric of the warmup phase, in result order.
+		warm, err := exportedMetrics(ec.Warmup.Metrics)
+		if err != nil {
+			return nil, fmt.Errorf("jsonexport: warmup_metrics: %w", err)
+		}
+		var blocks []*sdk.MetricResult
+		for i := range ec.Warmup.Metrics {
+			if m := &ec.Warmup.Metrics[i]; warm[m.Tag] == m {
+				blocks = append(blocks, m)
+			}
+		}
+		w.key("warmup_metrics")
+		w.metrics(blocks)
 	}
 
 	for i := range res.Metrics {

@@ -3,6 +3,7 @@ package jsonexport
 import (
 	"bytes"
 	"strconv"
+	"strings"
 
 	"github.com/aiperf-go/aiperf/internal/jsonenc"
 	sdk "github.com/aiperf-go/aiperf/plugin-sdk"
@@ -47,12 +48,39 @@ func (w *objectWriter) value(name string, v any) error {
 	return nil
 }
 
-// metric writes one metric block: unit, then the stats in AIPerf's
+// metric writes one metric block as a top-level member's value.
+func (w *objectWriter) metric(m *sdk.MetricResult) {
+	w.buf.Write(appendMetric(w.buf.AvailableBuffer(), m, 1))
+}
+
+// metrics writes an object of metric blocks keyed by tag (warmup_metrics)
+// as a top-level member's value.
+func (w *objectWriter) metrics(ms []*sdk.MetricResult) {
+	b := w.buf.AvailableBuffer()
+	if len(ms) == 0 {
+		w.buf.Write(append(b, "{}"...))
+		return
+	}
+	b = append(b, '{')
+	for i, m := range ms {
+		if i > 0 {
+			b = append(b, ',')
+		}
+		b = append(b, "\n"+indent+indent...)
+		b = jsonenc.AppendString(b, m.Tag)
+		b = append(b, ": "...)
+		b = appendMetric(b, m, 2)
+	}
+	w.buf.Write(append(b, "\n"+indent+"}"...))
+}
+
+// appendMetric appends one metric block whose closing brace sits at depth
+// (its members one deeper): unit, then the stats in AIPerf's
 // JsonMetricResult order (avg, p1..p99, min, max, std, count, sum). Every
 // stat is a float, integer-valued metrics included (AIPerf's are Python
 // floats: "min": 64.0); count is an int. Absent and non-finite stats are
 // omitted.
-func (w *objectWriter) metric(m *sdk.MetricResult) {
+func appendMetric(b []byte, m *sdk.MetricResult, depth int) []byte {
 	stats := [...]struct {
 		name string
 		val  *float64
@@ -64,30 +92,30 @@ func (w *objectWriter) metric(m *sdk.MetricResult) {
 		{"min", m.Min}, {"max", m.Max},
 		{"std", m.Std},
 	}
-	b := w.buf.AvailableBuffer()
-	b = append(b, "{\n"+indent+indent+`"unit": `...)
+	outer := strings.Repeat(indent, depth)
+	inner := outer + indent
+	b = append(b, "{\n"+inner+`"unit": `...)
 	b = jsonenc.AppendString(b, m.Unit)
 	for _, s := range stats {
 		if s.val == nil || !finite(*s.val) {
 			continue
 		}
-		b = appendMember(b, s.name)
+		b = appendMember(b, inner, s.name)
 		b = pyfmt.AppendFloat(b, *s.val)
 	}
 	if m.Count != nil {
-		b = appendMember(b, "count")
+		b = appendMember(b, inner, "count")
 		b = strconv.AppendInt(b, *m.Count, 10)
 	}
 	if m.Sum != nil && finite(*m.Sum) {
-		b = appendMember(b, "sum")
+		b = appendMember(b, inner, "sum")
 		b = pyfmt.AppendFloat(b, *m.Sum)
 	}
-	b = append(b, "\n"+indent+"}"...)
-	w.buf.Write(b)
+	return append(b, "\n"+outer+"}"...)
 }
 
-func appendMember(b []byte, name string) []byte {
-	b = append(b, ",\n"+indent+indent+`"`...)
+func appendMember(b []byte, prefix, name string) []byte {
+	b = append(b, ",\n"+prefix+`"`...)
 	b = append(b, name...)
 	return append(b, `": `...)
 }

@@ -109,7 +109,8 @@ func (e *Exporter) WriteRecord(rec *sdk.RecordInfo) error {
 	if rec == nil {
 		return errors.New("timeslices: nil record")
 	}
-	if e.settings.SliceDuration <= 0 {
+	// Slices cut the profiling phase only.
+	if e.settings.SliceDuration <= 0 || rec.Metadata.BenchmarkPhase == sdk.PhaseWarmup {
 		return nil
 	}
 	r := record{

@@ -119,3 +119,22 @@ func TestFileNamesFollowPrefix(t *testing.T) {
 		t.Errorf("got %s %s", j, c)
 	}
 }
+
+// Slices cut the profiling phase: warmup records, which the sinks now
+// receive too, are left out.
+func TestWarmupRecordsAreNotSliced(t *testing.T) {
+	e := New()
+	e.settings.SliceDuration = 1
+	w := rec(1, 2, 3)
+	w.Metadata.BenchmarkPhase = sdk.PhaseWarmup
+	p := rec(5, 6, 7)
+	p.Metadata.BenchmarkPhase = sdk.PhaseProfiling
+	for _, r := range []*sdk.RecordInfo{w, p} {
+		if err := e.WriteRecord(r); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if len(e.records) != 1 || e.records[0].start != 5 {
+		t.Errorf("kept %+v, want only the profiling record", e.records)
+	}
+}
