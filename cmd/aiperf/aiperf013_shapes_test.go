@@ -559,13 +559,42 @@ func TestAIPerf013Shapes(t *testing.T) {
 			"profile_export_aiperf_timeslices.csv", "profile_export_aiperf_timeslices.json"))
 		checkJSONL(t, r.read(t, "profile_export.jsonl"), readFixture(t, "e_chat_goodput_slices/profile_export.jsonl"))
 		var ours struct {
-			InputConfig json.RawMessage `json:"input_config"`
+			InputConfig json.RawMessage   `json:"input_config"`
+			Timeslices  []json.RawMessage `json:"timeslices"`
 		}
-		_ = json.Unmarshal(r.read(t, "profile_export_aiperf_timeslices.json"), &ours)
+		if err := json.Unmarshal(r.read(t, "profile_export_aiperf_timeslices.json"), &ours); err != nil {
+			t.Fatal(err)
+		}
 		theirs := decodeNumbers(t, readFixture(t, "e_chat_goodput_slices/profile_export_aiperf_timeslices.json")).(map[string]any)
 		ic := theirs["input_config"].(map[string]any)
 		for _, d := range shapeDiff("input_config", decodeNumbers(t, ours.InputConfig), ic) {
 			t.Error(d)
+		}
+		// The first slice carries exactly AIPerf's keys: its bounds, every
+		// record metric, the run-level scalars, the sweep metrics and the
+		// counters (a complete slice, so no is_complete).
+		theirSlices := theirs["timeslices"].([]any)
+		if len(ours.Timeslices) == 0 || len(theirSlices) == 0 {
+			t.Fatalf("timeslices: ours %d, theirs %d", len(ours.Timeslices), len(theirSlices))
+		}
+		ourKeys := objectKeys(t, ours.Timeslices[0])
+		var theirKeys []string
+		for k := range theirSlices[0].(map[string]any) {
+			theirKeys = append(theirKeys, k)
+		}
+		sort.Strings(ourKeys)
+		sort.Strings(theirKeys)
+		if !slices.Equal(ourKeys, theirKeys) {
+			minus := func(a, b []string) (out []string) {
+				for _, k := range a {
+					if !slices.Contains(b, k) {
+						out = append(out, k)
+					}
+				}
+				return out
+			}
+			t.Errorf("first timeslice keys differ from AIPerf's:\n only ours:   %v\n only theirs: %v",
+				minus(ourKeys, theirKeys), minus(theirKeys, ourKeys))
 		}
 	})
 	t.Run("g_chat_warmup", func(t *testing.T) {

@@ -76,8 +76,9 @@ func selectPlugins(cfg *config.RunConfig) Selection {
 // (session_turns_mean, session_turns_stddev, turn_delay_mean_ms,
 // turn_delay_stddev_ms), --isl-block-size onto the mooncake_trace loader
 // (block_size), --export-http-trace onto the jsonl exporter
-// (export_http_trace), --slice-duration onto the timeslices exporter
-// (slice_duration) and --show-trace-timing onto the http_trace console
+// (export_http_trace), --slice-duration onto the metric_results accumulator
+// (slice_duration: it computes the timeslices the timeslices exporter
+// writes) and --show-trace-timing onto the http_trace console
 // exporter (show_trace_timing). A flag left at its default sets nothing, so
 // the plugin's own default stands.
 func runSettings(cfg *config.RunConfig) map[string]map[string]any {
@@ -92,7 +93,7 @@ func runSettings(cfg *config.RunConfig) map[string]map[string]any {
 		out[sdk.DataExporters.Name+".jsonl"] = map[string]any{"export_http_trace": true}
 	}
 	if cfg.SliceDuration > 0 {
-		out[sdk.DataExporters.Name+".timeslices"] = map[string]any{"slice_duration": cfg.SliceDuration}
+		out[sdk.Accumulators.Name+".metric_results"] = map[string]any{"slice_duration": cfg.SliceDuration}
 	}
 	if cfg.ShowTraceTiming {
 		out[sdk.ConsoleExporters.Name+".http_trace"] = map[string]any{"show_trace_timing": true}

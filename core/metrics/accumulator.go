@@ -45,6 +45,9 @@ type Accumulator struct {
 	fam families
 	// sweep holds what the sweep metrics need of every record (sweep.go).
 	sweep sweepState
+	// slicer holds what the timeslices need of every record, with a slice
+	// duration (timeslice.go).
+	slicer slicer
 }
 
 // Counts is a cheap point-in-time view for live progress displays.
@@ -126,33 +129,42 @@ func (a *Accumulator) Add(rm *sdk.RecordMetrics) {
 	a.records.Add(1)
 	a.trackSpan(rec)
 	a.fam.addTiming(rec)
+	countersBefore := a.fam.counters()
 	valid := rec.Valid()
 	var seen recordValues
 	iclBefore := a.iclLen()
 	a.addValues(rm.Values, valid, &seen)
 	a.addSweep(rec, rm.Values, valid, iclBefore)
-	if !valid {
+	good := false
+	if valid {
+		good = a.addValid(rec, rm.Values, &seen)
+	} else {
 		a.errored.Add(1)
 		a.addError(rec.Error)
 		a.fam.addFailed(rec.Error)
-		return
 	}
+	a.slicer.addRecord(rec, recordOutcome{valid: valid, good: good, seen: &seen,
+		countersBefore: countersBefore, countersAfter: a.fam.counters()})
+}
+
+// addValid folds in what a successful record adds beyond its values and
+// reports whether it meets every goodput SLO.
+func (a *Accumulator) addValid(rec *sdk.RequestRecord, values map[string]sdk.MetricValue, seen *recordValues) bool {
 	a.valid.Add(1)
-	a.fam.addValid(rec, &seen)
-	latency, hasLatency := seen.latency, seen.has&hasLatency != 0
+	a.fam.addValid(rec, seen)
 	// min/max timestamps are normal aggregate metrics, so like every normal
 	// metric they only see successful records.
 	if rec.TimestampNs < a.minRequestTS {
 		a.minRequestTS, a.hasMinTS = rec.TimestampNs, true
 	}
-	if hasLatency {
-		if end := rec.TimestampNs + int64(latency); end > a.maxResponseTS {
-			a.maxResponseTS, a.hasMaxTS = end, true
-		}
+	if end, ok := seen.responseEnd(rec); ok && end > a.maxResponseTS {
+		a.maxResponseTS, a.hasMaxTS = end, true
 	}
-	if len(a.slos) > 0 && isGood(a.slos, rm.Values) {
+	if len(a.slos) > 0 && isGood(a.slos, values) {
 		a.good.Add(1)
+		return true
 	}
+	return false
 }
 
 // addValues appends a record's values to their arrays, applying the
@@ -173,6 +185,7 @@ func (a *Accumulator) addValues(values map[string]sdk.MetricValue, valid bool, s
 			continue
 		}
 		a.series[id].addValue(mv)
+		a.slicer.own(id, mv)
 		if r := roles[id]; r != roleNone && !mv.IsList {
 			seen.note(r, mv.Scalar)
 		}
@@ -190,6 +203,7 @@ func (a *Accumulator) addExtra(tag string, mv sdk.MetricValue) {
 		a.extraOrder = append(a.extraOrder, tag)
 	}
 	s.addValue(mv)
+	a.slicer.ownExtra(tag, mv)
 }
 
 // trackSpan widens the observed start/end wall-clock span.

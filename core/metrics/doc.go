@@ -4,7 +4,8 @@
 // duration, totals, throughputs, goodput, the usage and OSL mismatch
 // counters, the derived latencies of every record, the time-weighted sweep
 // metrics) and resolves once which of them apply to the run. On top of it: unit conversion, exact statistics, goodput
-// SLOs, the accumulator that folds records into results, and the
+// SLOs, the accumulator that folds records into results (the phase's and,
+// with a slice duration, each timeslice's), and the
 // per-record export form.
 //
 // Semantics follow NVIDIA AIPerf exactly (docs/METRICS.md §1–§2): values are produced in

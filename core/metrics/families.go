@@ -100,6 +100,15 @@ const (
 	hasReasoningDiff
 )
 
+// responseEnd is the record's max_response_timestamp contribution: its
+// start plus its request latency, when it has one.
+func (v *recordValues) responseEnd(rec *sdk.RequestRecord) (int64, bool) {
+	if v.has&hasLatency == 0 {
+		return 0, false
+	}
+	return rec.TimestampNs + int64(v.latency), true
+}
+
 func (v *recordValues) note(r valueRole, x float64) {
 	switch r {
 	case roleLatency:
@@ -128,6 +137,22 @@ func (c *counter) add(hit bool) {
 	}
 }
 
+// familyCounter indexes the families' counters.
+type familyCounter int
+
+const (
+	fcOSLMismatch familyCounter = iota
+	fcUsageDiscrepancy
+	fcContextOverflow
+	numFamilyCounters
+)
+
+// familyCounterMetrics are the run-level metrics the counters are reported
+// as, by familyCounter.
+var familyCounterMetrics = [numFamilyCounters]runLevelIdx{
+	fcOSLMismatch: rlOSLMismatchCount, fcUsageDiscrepancy: rlUsageDiscrepancyCount, fcContextOverflow: rlContextOverflowCount,
+}
+
 // families is the accumulator state of the metric families.
 type families struct {
 	th                                  Thresholds
@@ -145,6 +170,13 @@ func newFamilies(cat *Catalog, th Thresholds) families {
 		oslOn:       on(rlOSLMismatchCount),
 		usageOn:     on(rlUsageDiscrepancyCount),
 		overflowsOn: on(rlContextOverflowCount),
+	}
+}
+
+// counters returns the counters by familyCounter.
+func (f *families) counters() [numFamilyCounters]counter {
+	return [numFamilyCounters]counter{
+		fcOSLMismatch: f.oslMismatch, fcUsageDiscrepancy: f.usageDisc, fcContextOverflow: f.ctxOverflow,
 	}
 }
 

@@ -2,6 +2,7 @@ package metrics
 
 import (
 	"cmp"
+	"math"
 	"slices"
 	"time"
 
@@ -14,13 +15,12 @@ import (
 // sorted by display order then tag, followed by the error-adjusted adj_*
 // results when some request failed. Hidden metrics
 // (benchmark_duration, totals, timestamps) are included with their flags so
-// exporters can filter.
+// exporters can filter. With a slice duration (SetSliceDuration) it also
+// computes every timeslice's results the same way (timeslice.go).
 // StartTime/EndTime are the observed span of all records; WasCancelled is
 // left for the caller, which knows how the run ended.
 func (a *Accumulator) Summarize() *sdk.Results {
-	cat := a.cat
 	res := &sdk.Results{
-		Metrics:          make([]sdk.MetricResult, 0, len(cat.defs)+len(a.extraOrder)),
 		ErrorSummary:     a.errorSummary(),
 		CompletedRecords: int(a.records.Load()),
 	}
@@ -28,59 +28,96 @@ func (a *Accumulator) Summarize() *sdk.Results {
 		res.StartTime = time.Unix(0, a.firstStartNs)
 		res.EndTime = time.Unix(0, a.lastEndNs)
 	}
+	// The sweep curves are built once, for the phase's window and every
+	// slice's.
+	sw := a.buildSweeps()
+	t := a.phaseTally()
+	rl := t.runLevel(len(a.slos) > 0)
+	res.Metrics = a.phaseResults(&t, &rl, sw)
+	if d, ok := rl.value(rlBenchmarkDuration); ok && a.cat.on[a.cat.runLevelID(rlBenchmarkDuration)] {
+		res.BenchmarkDurationS = d / nsPerSec
+	}
+	res.Timeslices = a.timeslices(sw)
+	return res
+}
 
-	// AIPerf's error-adjusted view of the metrics flagged
-	// PERCENTILE_INCLUDES_FAILED_REQUESTS, when there were failures.
-	failed := a.errored.Load()
-	var adj []adjusted
+// phaseResults are the whole phase's results: every record metric, the
+// derived latencies of every record (which AIPerf computes over the phase
+// only), the undeclared tags, the run-level metrics rl of tally t and the
+// sweep metrics over the phase's window.
+func (a *Accumulator) phaseResults(t *tally, rl *runLevel, sw *sweepSet) []sdk.MetricResult {
+	cat := a.cat
+	rs := resultSet{failed: t.failed,
+		metrics: make([]sdk.MetricResult, 0, len(cat.defs)+len(a.extraOrder))}
 	for id := range a.series {
-		if !cat.on[id] || a.series[id].len() == 0 {
-			continue
-		}
-		e := &cat.defs[id]
-		sorted := a.series[id].values()
-		res.Metrics = append(res.Metrics, recordResult(e, statsInPlace(sorted)))
-		if failed > 0 && e.Flags.Has(sdk.FlagPercentileIncludesFailedRequests) {
-			adj = append(adj, adjustedOf(e, sorted, failed))
+		if cat.on[id] && a.series[id].len() > 0 {
+			rs.add(&cat.defs[id], a.series[id].values())
 		}
 	}
-	// The derived latencies of every record: full stats, like record metrics.
-	for _, t := range a.fam.timings() {
-		if id := cat.runLevelID(t.i); cat.on[id] && t.s.len() > 0 {
-			res.Metrics = append(res.Metrics, recordResult(&cat.defs[id], statsInPlace(t.s.values())))
+	for _, tm := range a.fam.timings() {
+		if id := cat.runLevelID(tm.i); cat.on[id] && tm.s.len() > 0 {
+			rs.add(&cat.defs[id], tm.s.values())
 		}
 	}
 	for _, tag := range a.extraOrder {
-		e := entry{Def: Def{MetricSpec: sdk.MetricSpec{Tag: tag, Header: tag}}, div: 1, order: NoDisplayOrder}
-		res.Metrics = append(res.Metrics, recordResult(&e, statsInPlace(a.extra[tag].values())))
+		rs.add(extraEntry(tag), a.extra[tag].values())
 	}
+	rs.addRunLevel(cat, rl)
+	rs.metrics = append(rs.metrics, a.phaseSweepResults(sw)...)
+	return rs.sorted()
+}
 
-	agg := a.runLevel()
+// extraEntry describes a tag nobody declared: its tag is its header, it
+// has no unit and no display order.
+func extraEntry(tag string) *entry {
+	return &entry{Def: Def{MetricSpec: sdk.MetricSpec{Tag: tag, Header: tag}}, div: 1, order: NoDisplayOrder}
+}
+
+// resultSet collects one set of results, the phase's or a timeslice's, so
+// both are built by the same code.
+type resultSet struct {
+	// failed counts the failed records of the set, for the adj_* views.
+	failed  int64
+	metrics []sdk.MetricResult
+	adj     []adjusted
+}
+
+// add appends the full statistics of a metric's values (base units; sorted
+// in place) and, for a metric flagged PERCENTILE_INCLUDES_FAILED_REQUESTS
+// when records failed, AIPerf's error-adjusted view of them.
+func (rs *resultSet) add(e *entry, vals []float64) {
+	rs.metrics = append(rs.metrics, recordResult(e, statsInPlace(vals)))
+	if rs.failed > 0 && e.Flags.Has(sdk.FlagPercentileIncludesFailedRequests) {
+		rs.adj = append(rs.adj, adjustedOf(e, vals, rs.failed))
+	}
+}
+
+// addRunLevel appends the applicable aggregate and derived metrics that
+// have a value.
+func (rs *resultSet) addRunLevel(cat *Catalog, r *runLevel) {
 	for i := range numRunLevel {
 		id := cat.runLevelID(i)
-		if v, ok := agg.value(i); ok && cat.on[id] {
-			res.Metrics = append(res.Metrics, scalarResult(&cat.defs[id], v))
+		if v, ok := r.value(i); ok && cat.on[id] {
+			rs.metrics = append(rs.metrics, scalarResult(&cat.defs[id], v))
 		}
 	}
-	if d, ok := agg.value(rlBenchmarkDuration); ok && cat.on[cat.runLevelID(rlBenchmarkDuration)] {
-		res.BenchmarkDurationS = d / nsPerSec
-	}
-	// The time-weighted sweep metrics (sweep.go).
-	res.Metrics = append(res.Metrics, a.sweepResults()...)
+}
 
-	slices.SortFunc(res.Metrics, func(x, y sdk.MetricResult) int {
+// sorted returns the results by display order then tag, then the adj_*
+// results: they have no display order and, like AIPerf's, come last, in
+// their metrics' display order (TTFT, request latency, decode duration,
+// ITL).
+func (rs *resultSet) sorted() []sdk.MetricResult {
+	slices.SortFunc(rs.metrics, func(x, y sdk.MetricResult) int {
 		return cmp.Or(cmp.Compare(x.DisplayOrder, y.DisplayOrder), cmp.Compare(x.Tag, y.Tag))
 	})
-	// The adj_* results have no display order; like AIPerf's they come
-	// last, in their metrics' display order (TTFT, request latency, decode
-	// duration, ITL).
-	slices.SortFunc(adj, func(x, y adjusted) int {
+	slices.SortFunc(rs.adj, func(x, y adjusted) int {
 		return cmp.Or(cmp.Compare(x.order, y.order), cmp.Compare(x.res.Tag, y.res.Tag))
 	})
-	for _, x := range adj {
-		res.Metrics = append(res.Metrics, x.res)
+	for _, x := range rs.adj {
+		rs.metrics = append(rs.metrics, x.res)
 	}
-	return res
+	return rs.metrics
 }
 
 // runLevel holds the aggregate and derived values in base units; a metric
@@ -94,56 +131,101 @@ func (r *runLevel) set(i runLevelIdx, x float64) { r.v[i], r.has[i] = x, true }
 
 func (r *runLevel) value(i runLevelIdx) (float64, bool) { return r.v[i], r.has[i] }
 
-// seriesOf returns the values of a record metric, nil when undeclared.
-func (a *Accumulator) seriesOf(id metricID) *series {
-	if id == noMetric {
-		return nil
+// tally is what the run-level metrics are computed from: the whole phase's
+// counts (phaseTally) or the share of one timeslice's records
+// (timeslice.go).
+type tally struct {
+	valid, failed, good         int64
+	minRequestTS, maxResponseTS int64
+	hasMinTS, hasMaxTS          bool
+	// counters are the families' counters, by familyCounter.
+	counters [numFamilyCounters]counter
+	// totals are the sums the derived totals read (total_osl, ...).
+	totals runLevel
+	// win0 and win1 bound the throughputs' window (epoch ns).
+	win0, win1 int64
+}
+
+func newTally() tally {
+	return tally{minRequestTS: math.MaxInt64, maxResponseTS: math.MinInt64}
+}
+
+// phaseTally is the whole phase's tally. The throughputs' window is the
+// profiling phase, each bound falling back to min_request /
+// max_response when the runner did not report it (AIPerf 0.13's
+// observation_duration).
+func (a *Accumulator) phaseTally() tally {
+	t := tally{
+		valid: a.valid.Load(), failed: a.errored.Load(), good: a.good.Load(),
+		minRequestTS: a.minRequestTS, maxResponseTS: a.maxResponseTS,
+		hasMinTS: a.hasMinTS, hasMaxTS: a.hasMaxTS,
+		counters: a.fam.counters(),
+		win0:     a.minRequestTS, win1: a.maxResponseTS,
 	}
-	return &a.series[id]
+	if ns, ok := a.phaseStart.load(); ok {
+		t.win0 = ns
+	}
+	if ns, ok := a.phaseEnd.load(); ok {
+		t.win1 = ns
+	}
+	for id := range a.series {
+		if s := &a.series[id]; s.len() > 0 {
+			t.addTotal(a.cat, metricID(id), s.sum())
+		}
+	}
+	return t
+}
+
+// addTotal notes the sum of record metric id's values for the derived
+// totals that sum it.
+func (t *tally) addTotal(cat *Catalog, id metricID, sum float64) {
+	for i := range numRunLevel {
+		if cat.sumIDs[i] == id {
+			t.totals.set(i, sum)
+		}
+	}
 }
 
 // runLevel computes the aggregate and derived metrics. Dependents of an
 // absent metric are absent too (AIPerf's NoMetricValue/ValueError cascade).
-func (a *Accumulator) runLevel() runLevel {
+func (t *tally) runLevel(hasSLOs bool) runLevel {
 	var r runLevel
-	if n := a.valid.Load(); n > 0 {
-		r.set(rlRequestCount, float64(n))
-		if len(a.slos) > 0 {
+	if t.valid > 0 {
+		r.set(rlRequestCount, float64(t.valid))
+		if hasSLOs {
 			// Every valid record contributes 0 or 1, so the count exists
 			// (possibly 0) as soon as one valid record arrived.
-			r.set(rlGoodRequestCount, float64(a.good.Load()))
+			r.set(rlGoodRequestCount, float64(t.good))
 		}
 	}
 	// Zero-error trap: error_request_count is absent, not 0, without errors.
-	if n := a.errored.Load(); n > 0 {
-		r.set(rlErrorRequestCount, float64(n))
+	if t.failed > 0 {
+		r.set(rlErrorRequestCount, float64(t.failed))
 	}
-	if a.hasMinTS {
-		r.set(rlMinRequestTS, float64(a.minRequestTS))
+	if t.hasMinTS {
+		r.set(rlMinRequestTS, float64(t.minRequestTS))
 	}
-	if a.hasMaxTS {
-		r.set(rlMaxResponseTS, float64(a.maxResponseTS))
+	if t.hasMaxTS {
+		r.set(rlMaxResponseTS, float64(t.maxResponseTS))
 	}
 	// Derived totals (total_osl, total_isl, total_output_tokens, ...) sum
 	// their record metric; absent when it has no values.
 	for i := range numRunLevel {
-		if s := a.seriesOf(a.cat.sumIDs[i]); s != nil && s.len() > 0 {
-			r.set(i, s.sum())
+		if v, ok := t.totals.value(i); ok {
+			r.set(i, v)
 		}
 	}
-	a.familyRunLevel(&r)
+	t.familyRunLevel(&r, hasSLOs)
 	// benchmark_duration = max response - min request (wall clock); min >= max
 	// is invalid and leaves the duration and every rate absent (AIPerf's
-	// rates require benchmark_duration even when they divide by the phase).
-	if !a.hasMinTS || !a.hasMaxTS || a.minRequestTS >= a.maxResponseTS {
+	// rates require benchmark_duration even when they divide by the window).
+	if !t.hasMinTS || !t.hasMaxTS || t.minRequestTS >= t.maxResponseTS {
 		return r
 	}
-	r.set(rlBenchmarkDuration, float64(a.maxResponseTS-a.minRequestTS))
-	// The rates divide by the observation window: the profiling phase's
-	// start to its end (AIPerf 0.13's observation_duration), each bound
-	// falling back to min_request / max_response when the runner did not
-	// report it. An empty or negative window leaves the rates absent.
-	winNs := a.windowEnd() - a.windowStart()
+	r.set(rlBenchmarkDuration, float64(t.maxResponseTS-t.minRequestTS))
+	// The rates divide by the observation window; an empty or negative
+	// one leaves them absent.
+	winNs := t.win1 - t.win0
 	if winNs <= 0 {
 		return r
 	}
@@ -167,49 +249,29 @@ func (a *Accumulator) runLevel() runLevel {
 
 // familyRunLevel sets the counters and request-count ratios of AIPerf 0.13's
 // families (docs/METRICS.md §2.4).
-func (a *Accumulator) familyRunLevel(r *runLevel) {
-	f := &a.fam
-	for _, c := range [...]struct {
-		i runLevelIdx
-		c *counter
-	}{{rlOSLMismatchCount, &f.oslMismatch}, {rlUsageDiscrepancyCount, &f.usageDisc}, {rlContextOverflowCount, &f.ctxOverflow}} {
-		if c.c.seen > 0 {
-			r.set(c.i, float64(c.c.n))
+func (t *tally) familyRunLevel(r *runLevel, hasSLOs bool) {
+	for c, i := range familyCounterMetrics {
+		if t.counters[c].seen > 0 {
+			r.set(i, float64(t.counters[c].n))
 		}
 	}
 	// completed_request_count and request_error_rate read request_count and
 	// error_request_count as optional (absent = 0) and are absent without
 	// any record.
-	valid, failed := a.valid.Load(), a.errored.Load()
-	if total := valid + failed; total > 0 {
+	total := t.valid + t.failed
+	if total > 0 {
 		r.set(rlCompletedRequestCount, float64(total))
-		r.set(rlRequestErrorRate, 100*float64(failed)/float64(total))
+		r.set(rlRequestErrorRate, 100*float64(t.failed)/float64(total))
 	}
 	// good_request_fraction = good / (valid + failed), 0 when nothing was
 	// attempted; it exists whenever goodput SLOs do.
-	if len(a.slos) > 0 {
+	if hasSLOs {
 		frac := 0.0
-		if total := valid + failed; total > 0 {
-			frac = float64(a.good.Load()) / float64(total)
+		if total > 0 {
+			frac = float64(t.good) / float64(total)
 		}
 		r.set(rlGoodRequestFraction, frac)
 	}
-}
-
-// windowStart is the profiling phase's start, else the first request's.
-func (a *Accumulator) windowStart() int64 {
-	if ns, ok := a.phaseStart.load(); ok {
-		return ns
-	}
-	return a.minRequestTS
-}
-
-// windowEnd is the profiling phase's end, else the last response's.
-func (a *Accumulator) windowEnd() int64 {
-	if ns, ok := a.phaseEnd.load(); ok {
-		return ns
-	}
-	return a.maxResponseTS
 }
 
 func recordResult(e *entry, s Stats) sdk.MetricResult {

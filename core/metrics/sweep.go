@@ -205,12 +205,18 @@ func (a *Accumulator) scalarOf(values map[string]sdk.MetricValue, id metricID, v
 	return mv.Scalar, true
 }
 
-// sweepResults computes the sweep metrics (AIPerf's _inject_sweep_metrics):
-// none without a record that has both a start and an end; otherwise every
-// applicable one, zero stats where its curve is empty. The window is the
-// profiling phase, each bound falling back to the first or last event of
-// the concurrency curve when the runner did not report it.
-func (a *Accumulator) sweepResults() []sdk.MetricResult {
+// sweepSet is the phase's sweep curves, built once per Summarize and read
+// over the phase's window and every timeslice's (AIPerf builds them once
+// for both too).
+type sweepSet struct {
+	c sweepCurves
+	w *sweepWork
+}
+
+// buildSweeps builds the curves from every record kept (AIPerf's
+// compute_sweep_curves); nil when no sweep metric applies or no record was
+// added.
+func (a *Accumulator) buildSweeps() *sweepSet {
 	s := &a.sweep
 	if !s.on || len(s.recs) == 0 {
 		return nil
@@ -232,17 +238,42 @@ func (a *Accumulator) sweepResults() []sdk.MetricResult {
 		}
 	}
 	c, w := buildSweepCurves(s.recs, icl)
-	if len(c.conc.ts) == 0 {
+	return &sweepSet{c: c, w: w}
+}
+
+// sweepResults computes the sweep metrics over the phase from freshly
+// built curves.
+func (a *Accumulator) sweepResults() []sdk.MetricResult {
+	return a.phaseSweepResults(a.buildSweeps())
+}
+
+// phaseSweepResults are the sweep metrics over the phase (AIPerf's
+// _inject_sweep_metrics): none without a record that has both a start and
+// an end; otherwise every applicable one, zero stats where its curve is
+// empty. The window is the profiling phase, each bound falling back to the
+// first or last event of the concurrency curve when the runner did not
+// report it.
+func (a *Accumulator) phaseSweepResults(sw *sweepSet) []sdk.MetricResult {
+	if sw == nil || len(sw.c.conc.ts) == 0 {
 		return nil
 	}
-	w0, w1 := c.conc.ts[0], c.conc.ts[len(c.conc.ts)-1]
+	w0, w1 := sw.c.conc.ts[0], sw.c.conc.ts[len(sw.c.conc.ts)-1]
 	if ns, ok := a.phaseStart.load(); ok {
 		w0 = float64(ns)
 	}
 	if ns, ok := a.phaseEnd.load(); ok {
 		w1 = float64(ns)
 	}
-	stats := c.stats(w0, w1, w)
+	return a.sweepResultsOver(sw, w0, w1)
+}
+
+// sweepResultsOver is every applicable sweep metric's statistics over
+// [w0, w1] (SweepLineCurves.compute_metrics); nil without curves.
+func (a *Accumulator) sweepResultsOver(sw *sweepSet, w0, w1 float64) []sdk.MetricResult {
+	if sw == nil {
+		return nil
+	}
+	stats := sw.c.stats(w0, w1, sw.w)
 	out := make([]sdk.MetricResult, 0, numSweep)
 	for i := range numSweep {
 		id := a.cat.sweepID(i)

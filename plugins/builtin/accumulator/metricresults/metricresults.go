@@ -2,12 +2,19 @@
 // value of a phase exactly and summarises them into AIPerf's results (full
 // stats for record metrics, run-level aggregates and rates, error summary)
 // over whatever metrics the run's record processors declared.
+//
+// With its slice_duration setting (--slice-duration) the profiling phase's
+// results also hold AIPerf's timeslices (Results.Timeslices), which the
+// timeslices data exporter writes.
 package metricresults
 
 import (
 	"context"
 	"errors"
+	"fmt"
+	"math"
 	"sync"
+	"time"
 
 	"github.com/aiperf-go/aiperf/core/metrics"
 	sdk "github.com/aiperf-go/aiperf/plugin-sdk"
@@ -16,13 +23,22 @@ import (
 // Name is the plugin's registered name.
 const Name = "metric_results"
 
-// Accumulator implements sdk.Accumulator, sdk.Initializer,
-// sdk.MetricsAware and sdk.PhaseObserver. Add is called from one goroutine
-// at a time; Snapshot may be polled concurrently for live progress.
+// Settings are the accumulator's configuration.
+type Settings struct {
+	// SliceDuration is the timeslice width in seconds (--slice-duration);
+	// 0, the default, computes no timeslices.
+	SliceDuration float64 `json:"slice_duration"`
+}
+
+// Accumulator implements sdk.Accumulator, sdk.Initializer, sdk.Validator,
+// sdk.Configurable, sdk.MetricsAware and sdk.PhaseObserver. Add is called
+// from one goroutine at a time; Snapshot may be polled concurrently for
+// live progress.
 type Accumulator struct {
-	info   sdk.RunInfo
-	inited bool
-	engine *metrics.Accumulator
+	settings Settings
+	info     sdk.RunInfo
+	inited   bool
+	engine   *metrics.Accumulator
 	// phase keeps the profiling phase's bounds reported before SetMetrics
 	// built the engine, so they are not lost.
 	phaseMu              sync.Mutex
@@ -32,6 +48,8 @@ type Accumulator struct {
 var (
 	_ sdk.Accumulator   = (*Accumulator)(nil)
 	_ sdk.Initializer   = (*Accumulator)(nil)
+	_ sdk.Validator     = (*Accumulator)(nil)
+	_ sdk.Configurable  = (*Accumulator)(nil)
 	_ sdk.MetricsAware  = (*Accumulator)(nil)
 	_ sdk.PhaseObserver = (*Accumulator)(nil)
 )
@@ -44,10 +62,36 @@ var (
 	errMetricsTooSoon = errors.New("metricresults: SetMetrics called before Init")
 )
 
+// PluginConfig exposes the settings for decoding.
+func (a *Accumulator) PluginConfig() any { return &a.settings }
+
 // Init keeps the run's facts; the metrics come with SetMetrics.
 func (a *Accumulator) Init(_ context.Context, info sdk.RunInfo) error {
 	a.info, a.inited = info, true
 	return nil
+}
+
+// Validate checks the slice duration: finite, not negative, and at least
+// 1 ns when set (AIPerf slices by its whole nanoseconds).
+func (a *Accumulator) Validate() error {
+	_, err := a.sliceDuration()
+	return err
+}
+
+// sliceDuration is the slice width, AIPerf's int(slice_duration × 1e9) ns.
+func (a *Accumulator) sliceDuration() (time.Duration, error) {
+	sec := a.settings.SliceDuration
+	if sec == 0 {
+		return 0, nil
+	}
+	if math.IsNaN(sec) || math.IsInf(sec, 0) || sec < 0 || sec*1e9 >= math.MaxInt64 {
+		return 0, fmt.Errorf("metricresults: slice_duration must be a positive number of seconds, got %v", sec)
+	}
+	d := time.Duration(sec * 1e9)
+	if d == 0 {
+		return 0, fmt.Errorf("metricresults: slice_duration %v s is shorter than 1 ns", sec)
+	}
+	return d, nil
 }
 
 // SetMetrics builds the run's catalog from every declared metric and
@@ -64,6 +108,17 @@ func (a *Accumulator) SetMetrics(specs []sdk.MetricSpec) error {
 	engine, err := metrics.NewAccumulator(cat, a.info)
 	if err != nil {
 		return err
+	}
+	// Timeslices cut the profiling phase only: the warmup instance's
+	// results are never sliced.
+	if a.phase() == sdk.PhaseProfiling {
+		d, err := a.sliceDuration()
+		if err != nil {
+			return err
+		}
+		if err := engine.SetSliceDuration(d); err != nil {
+			return fmt.Errorf("metricresults: %w", err)
+		}
 	}
 	a.phaseMu.Lock()
 	defer a.phaseMu.Unlock()

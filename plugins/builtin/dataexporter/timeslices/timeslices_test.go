@@ -1,6 +1,7 @@
 package timeslices
 
 import (
+	"bytes"
 	"context"
 	"encoding/json"
 	"os"
@@ -11,130 +12,171 @@ import (
 	sdk "github.com/aiperf-go/aiperf/plugin-sdk"
 )
 
-func rec(start, end int64, latency float64) *sdk.RecordInfo {
-	return &sdk.RecordInfo{
-		Metadata: sdk.RecordMetadata{RequestStartNs: start, RequestEndNs: end},
-		Metrics: map[string]sdk.RecordMetric{
-			"request_latency":     {Value: latency, Unit: "ms"},
-			"output_token_count":  {Value: 10, Unit: "tokens"},
-			"effective_latency":   {Value: 1.0, Unit: "ms"},
-			"inter_chunk_latency": {Value: []any{1.0, 2.0}, Unit: "ms"},
-		},
-	}
+func f(x float64) *float64 { return &x }
+
+func scalar(tag, header, unit string, v float64, flags sdk.MetricFlags) sdk.MetricResult {
+	return sdk.MetricResult{Tag: tag, Header: header, Unit: unit, Flags: flags, Avg: f(v)}
 }
 
-func find(ms []sdk.MetricResult, tag string) *sdk.MetricResult {
-	for i := range ms {
-		if ms[i].Tag == tag {
-			return &ms[i]
+func latency(avg float64) sdk.MetricResult {
+	n := int64(2)
+	return sdk.MetricResult{Tag: "request_latency", Header: "Request Latency", Unit: "ms",
+		Avg: f(avg), Min: f(avg - 10), Max: f(avg + 10), P1: f(avg - 9.8), P5: f(avg - 9), P10: f(avg - 8),
+		P25: f(avg - 5), P50: f(avg), P75: f(avg + 5), P90: f(avg + 8), P95: f(avg + 9), P99: f(avg + 9.8),
+		Std: f(10), Count: &n, Sum: f(2 * avg)}
+}
+
+// twoSlices are results as the accumulator makes them: metrics in result
+// order (request_throughput before request_latency by display order), a
+// hidden one, and a partial last slice.
+func twoSlices() *sdk.Results {
+	return &sdk.Results{Timeslices: []sdk.TimesliceResult{
+		{StartNs: 1000, EndNs: 2000, Metrics: []sdk.MetricResult{
+			scalar("request_throughput", "Request Throughput", "requests/sec", 2, 0),
+			latency(20),
+			scalar("min_request_timestamp", "Minimum Request Timestamp", "ns", 1000, sdk.FlagInternal),
+		}},
+		{StartNs: 2000, EndNs: 2500, Partial: true, Metrics: []sdk.MetricResult{
+			scalar("request_throughput", "Request Throughput", "requests/sec", 4, 0),
+			latency(50),
+		}},
+	}}
+}
+
+func export(t *testing.T, res *sdk.Results, files sdk.ArtifactFiles) (dir string, got []sdk.ExportedFile) {
+	t.Helper()
+	dir = t.TempDir()
+	got, err := New().Export(context.Background(), &sdk.ExportContext{ArtifactDir: dir, Files: files, Results: res,
+		InputConfig: map[string]any{"artifacts": map[string]any{"slice_duration": 1.0}}})
+	if err != nil {
+		t.Fatalf("Export: %v", err)
+	}
+	return dir, got
+}
+
+func read(t *testing.T, dir, name string) []byte {
+	t.Helper()
+	b, err := os.ReadFile(filepath.Join(dir, name))
+	if err != nil {
+		t.Fatal(err)
+	}
+	return b
+}
+
+// objectKeys lists a JSON object's keys in file order.
+func objectKeys(t *testing.T, raw json.RawMessage) []string {
+	t.Helper()
+	dec := json.NewDecoder(bytes.NewReader(raw))
+	if _, err := dec.Token(); err != nil {
+		t.Fatal(err)
+	}
+	var keys []string
+	for dec.More() {
+		k, err := dec.Token()
+		if err != nil {
+			t.Fatal(err)
 		}
-	}
-	return nil
-}
-
-func TestSlicesByStartDropEmptyThroughput(t *testing.T) {
-	e := New()
-	e.settings.SliceDuration = 1 // 1 s slices
-	const s = int64(1e9)
-	base := int64(1_000_000_000_000)
-	// Slice 0: two records (one ends in slice 1 but starts in 0); slice 1
-	// empty; slice 2: one record.
-	for _, r := range []*sdk.RecordInfo{
-		rec(base, base+s/2, 10), rec(base+s/2, base+s+s/2, 30), rec(base+2*s+s/4, base+2*s+s/2, 50),
-	} {
-		if err := e.WriteRecord(r); err != nil {
+		keys = append(keys, k.(string))
+		var skip json.RawMessage
+		if err := dec.Decode(&skip); err != nil {
 			t.Fatal(err)
 		}
 	}
-	dir := t.TempDir()
-	files, err := e.Export(context.Background(), &sdk.ExportContext{ArtifactDir: dir,
-		Results:     &sdk.Results{Metrics: []sdk.MetricResult{{Tag: "request_latency", Header: "Request Latency", Unit: "ms"}}},
-		InputConfig: map[string]any{"artifacts": map[string]any{"slice_duration": 1.0}}})
-	if err != nil || len(files) != 2 {
-		t.Fatalf("Export = %v, %v", files, err)
-	}
-	sl := compute(e.records, 1e9)
-	if len(sl) != 2 {
-		t.Fatalf("got %d slices, want 2 (the empty one dropped)", len(sl))
-	}
-	if sl[0].StartNs != base || sl[0].EndNs != base+s || sl[1].StartNs != base+2*s || sl[1].EndNs != base+2*s+s/2 {
-		t.Errorf("bounds = %+v %+v", sl[0], sl[1])
-	}
-	if c := find(sl[0].Metrics, "request_count"); c == nil || *c.Avg != 2 {
-		t.Errorf("slice 0 request_count = %+v, want 2", c)
-	}
-	if c := find(sl[0].Metrics, "request_throughput"); c == nil || *c.Avg != 2 {
-		t.Errorf("slice 0 request_throughput = %+v, want 2/s", c)
-	}
-	if c := find(sl[0].Metrics, "output_token_throughput"); c == nil || *c.Avg != 20 {
-		t.Errorf("slice 0 output_token_throughput = %+v, want 20", c)
-	}
-	if c := find(sl[0].Metrics, "request_latency"); c == nil || *c.Avg != 20 || *c.Count != 2 {
-		t.Errorf("slice 0 request_latency = %+v", c)
-	}
-	if c := find(sl[0].Metrics, "inter_chunk_latency"); c == nil || *c.Count != 4 {
-		t.Errorf("slice 0 inter_chunk_latency = %+v, want 4 values", c)
-	}
-	if find(sl[0].Metrics, "effective_latency") != nil {
-		t.Error("effective_latency must be left out")
-	}
-	// The last slice is clipped to the run end: 1 request in 0.5 s.
-	if c := find(sl[1].Metrics, "request_throughput"); c == nil || *c.Avg != 2 {
-		t.Errorf("slice 1 request_throughput = %+v, want 2/s", c)
-	}
+	return keys
+}
 
-	csv, _ := os.ReadFile(filepath.Join(dir, DefaultCSVName))
-	lines := strings.Split(string(csv), "\r\n")
-	if lines[0] != "Timeslice,Start_NS,End_NS,Metric,Unit,Stat,Value" {
-		t.Errorf("CSV header = %q", lines[0])
+// The JSON holds every slice in order with its bounds, is_complete false on
+// the partial one only, the exported metrics in result order (hidden ones
+// left out) and the input config.
+func TestJSONLayout(t *testing.T) {
+	dir, files := export(t, twoSlices(), sdk.ArtifactFiles{})
+	if len(files) != 2 || files[0].Label != LabelJSON || files[1].Label != LabelCSV {
+		t.Fatalf("files = %+v", files)
 	}
-	if !strings.Contains(string(csv), "Request Latency,ms,avg,20.00\r\n") {
-		t.Errorf("CSV lacks the Request Latency avg row:\n%s", csv)
-	}
+	b := read(t, dir, DefaultJSONName)
 	var doc struct {
-		Timeslices  []map[string]any `json:"timeslices"`
-		InputConfig map[string]any   `json:"input_config"`
+		Timeslices  []json.RawMessage `json:"timeslices"`
+		InputConfig map[string]any    `json:"input_config"`
 	}
-	b, _ := os.ReadFile(filepath.Join(dir, DefaultJSONName))
 	if err := json.Unmarshal(b, &doc); err != nil {
 		t.Fatalf("JSON: %v\n%s", err, b)
 	}
-	if len(doc.Timeslices) != 2 || doc.InputConfig == nil || doc.Timeslices[0]["start_ns"] == nil {
-		t.Errorf("JSON layout: %s", b)
+	if len(doc.Timeslices) != 2 || doc.InputConfig == nil {
+		t.Fatalf("JSON layout:\n%s", b)
+	}
+	want := [][]string{
+		{"start_ns", "end_ns", "request_throughput", "request_latency"},
+		{"start_ns", "end_ns", "is_complete", "request_throughput", "request_latency"},
+	}
+	for i, raw := range doc.Timeslices {
+		if got := objectKeys(t, raw); strings.Join(got, ",") != strings.Join(want[i], ",") {
+			t.Errorf("slice %d keys %v, want %v", i, got, want[i])
+		}
+	}
+	for _, frag := range []string{
+		"\"start_ns\": 2000,\n      \"end_ns\": 2500,\n      \"is_complete\": false,",
+		"\"request_latency\": {\n        \"unit\": \"ms\",\n        \"avg\": 20.0,",
+		"\"std\": 10.0,\n        \"count\": 2,\n        \"sum\": 40.0\n      }",
+	} {
+		if !bytes.Contains(b, []byte(frag)) {
+			t.Errorf("JSON lacks %q:\n%s", frag, b)
+		}
 	}
 }
 
-func TestInactiveWithoutSliceDuration(t *testing.T) {
-	e := New()
-	_ = e.WriteRecord(rec(1, 2, 3))
-	files, err := e.Export(context.Background(), &sdk.ExportContext{ArtifactDir: t.TempDir()})
-	if err != nil || files != nil || len(e.records) != 0 {
-		t.Errorf("inactive exporter: %v %v %d", files, err, len(e.records))
+// The CSV is AIPerf's long format: per slice, the metrics sorted by tag and
+// named by header, each finite stat in STAT_KEYS order with two decimals.
+func TestCSVLayout(t *testing.T) {
+	dir, _ := export(t, twoSlices(), sdk.ArtifactFiles{})
+	lines := strings.Split(strings.TrimSuffix(string(read(t, dir, DefaultCSVName)), "\r\n"), "\r\n")
+	if lines[0] != "Timeslice,Start_NS,End_NS,Metric,Unit,Stat,Value" {
+		t.Errorf("CSV header = %q", lines[0])
+	}
+	// Per slice: 14 latency stats, then 1 throughput row.
+	if len(lines) != 1+2*15 {
+		t.Fatalf("%d CSV lines, want 31:\n%s", len(lines), strings.Join(lines, "\n"))
+	}
+	for i, want := range map[int]string{
+		1:  "0,1000,2000,Request Latency,ms,avg,20.00",
+		4:  "0,1000,2000,Request Latency,ms,sum,40.00",
+		14: "0,1000,2000,Request Latency,ms,std,10.00",
+		15: "0,1000,2000,Request Throughput,requests/sec,avg,2.00",
+		30: "1,2000,2500,Request Throughput,requests/sec,avg,4.00",
+	} {
+		if lines[i] != want {
+			t.Errorf("line %d = %q, want %q", i, lines[i], want)
+		}
+	}
+	if strings.Contains(strings.Join(lines, "\n"), "Minimum Request Timestamp") {
+		t.Error("the CSV carries an INTERNAL metric")
+	}
+}
+
+// A run without timeslices (no --slice-duration) writes nothing.
+func TestNothingWithoutTimeslices(t *testing.T) {
+	for _, res := range []*sdk.Results{nil, {}} {
+		dir, files := export(t, res, sdk.ArtifactFiles{})
+		if files != nil {
+			t.Errorf("files = %v, want none", files)
+		}
+		if entries, _ := os.ReadDir(dir); len(entries) != 0 {
+			t.Errorf("wrote %d files", len(entries))
+		}
 	}
 }
 
 func TestFileNamesFollowPrefix(t *testing.T) {
-	j, c := fileNames(sdk.ArtifactFiles{SummaryJSON: "foo.json"})
-	if j != "foo_timeslices.json" || c != "foo_timeslices.csv" {
-		t.Errorf("got %s %s", j, c)
+	dir, files := export(t, twoSlices(), sdk.ArtifactFiles{SummaryJSON: "foo.json"})
+	if len(files) != 2 || files[0].Path != filepath.Join(dir, "foo_timeslices.json") ||
+		files[1].Path != filepath.Join(dir, "foo_timeslices.csv") {
+		t.Errorf("files = %+v", files)
 	}
 }
 
-// Slices cut the profiling phase: warmup records, which the sinks now
-// receive too, are left out.
-func TestWarmupRecordsAreNotSliced(t *testing.T) {
-	e := New()
-	e.settings.SliceDuration = 1
-	w := rec(1, 2, 3)
-	w.Metadata.BenchmarkPhase = sdk.PhaseWarmup
-	p := rec(5, 6, 7)
-	p.Metadata.BenchmarkPhase = sdk.PhaseProfiling
-	for _, r := range []*sdk.RecordInfo{w, p} {
-		if err := e.WriteRecord(r); err != nil {
-			t.Fatal(err)
+func TestCSVFieldQuoting(t *testing.T) {
+	for in, want := range map[string]string{"plain": "plain", "a,b": `"a,b"`, `say "x"`: `"say ""x"""`} {
+		if got := csvField(in); got != want {
+			t.Errorf("csvField(%q) = %q, want %q", in, got, want)
 		}
-	}
-	if len(e.records) != 1 || e.records[0].start != 5 {
-		t.Errorf("kept %+v, want only the profiling record", e.records)
 	}
 }

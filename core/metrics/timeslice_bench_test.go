@@ -1,0 +1,48 @@
+package metrics
+
+import (
+	"testing"
+	"time"
+)
+
+// BenchmarkSummarizeSliced100k is Summarize over BenchmarkSweep100k's
+// phase (100 s, 99 chunks per record) cut into 1 s slices: about 100
+// slices of 1000 records, each with every metric and sweep.
+func BenchmarkSummarizeSliced100k(b *testing.B) {
+	const n = 100_000
+	info := streamingInfo()
+	acc, err := NewAccumulator(newCatalog(b, info), info)
+	if err != nil {
+		b.Fatal(err)
+	}
+	if err := acc.SetSliceDuration(time.Second); err != nil {
+		b.Fatal(err)
+	}
+	for i := range n {
+		acc.Add(sweepBenchRecord(i))
+	}
+	b.ReportAllocs()
+	b.ResetTimer()
+	for b.Loop() {
+		if res := acc.Summarize(); len(res.Timeslices) < 100 {
+			b.Fatalf("%d timeslices", len(res.Timeslices))
+		}
+	}
+}
+
+// BenchmarkAddSliced is Add of one record with slicing on.
+func BenchmarkAddSliced(b *testing.B) {
+	info := streamingInfo()
+	acc, err := NewAccumulator(newCatalog(b, info), info)
+	if err != nil {
+		b.Fatal(err)
+	}
+	if err := acc.SetSliceDuration(time.Second); err != nil {
+		b.Fatal(err)
+	}
+	rm := sweepBenchRecord(0)
+	b.ReportAllocs()
+	for b.Loop() {
+		acc.Add(rm)
+	}
+}
