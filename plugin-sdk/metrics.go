@@ -62,7 +62,29 @@ type MetricSpec struct {
 	// Requires names the metrics this one is computed from: it applies to a
 	// run only where they all do.
 	Requires []string `json:"requires,omitempty"`
+	// ConsoleGroup is the console table the metric is shown in (AIPerf's
+	// console_group): empty for the main table, or one of ConsoleGroups.
+	// FlagNoConsole still hides it (AIPerf's group NONE).
+	ConsoleGroup string `json:"console_group,omitempty"`
 }
+
+// AIPerf 0.13's console groups with tables of their own, in the order its
+// metrics exporter prints them: each before the main table, titled
+// "NVIDIA AIPerf | <title>: <Group>".
+const (
+	ConsoleGroupEffective  = "effective"
+	ConsoleGroupActive     = "active"
+	ConsoleGroupUsage      = "usage"
+	ConsoleGroupCache      = "cache"
+	ConsoleGroupPrediction = "prediction"
+	ConsoleGroupAudio      = "audio"
+	ConsoleGroupReasoning  = "reasoning"
+)
+
+// ConsoleGroups lists the named console groups in print order; the main
+// table (empty group) comes after them.
+var ConsoleGroups = []string{ConsoleGroupEffective, ConsoleGroupActive, ConsoleGroupUsage, ConsoleGroupCache,
+	ConsoleGroupPrediction, ConsoleGroupAudio, ConsoleGroupReasoning}
 
 // Display returns the unit exports and the console show.
 func (m MetricSpec) Display() string {
@@ -101,6 +123,8 @@ type MetricResult struct {
 	DisplayOrder int         `json:"-"`
 	// Integer marks metrics whose per-record values are whole numbers (token counts).
 	Integer bool `json:"-"`
+	// ConsoleGroup is the declared metric's MetricSpec.ConsoleGroup.
+	ConsoleGroup string `json:"-"`
 
 	Avg   *float64 `json:"avg,omitempty"`
 	Min   *float64 `json:"min,omitempty"`

@@ -487,6 +487,46 @@ func checkReadyAndConsole(t *testing.T, r *shapeRun) {
 	if text != tables || !strings.Contains(text, "NVIDIA AIPerf | LLM Metrics") || strings.Contains(text, "\x1b[") {
 		t.Errorf("profile_export_console.txt is not the console's tables in plain text:\n%q\nstdout:\n%q", text, r.stdout)
 	}
+	// The same tables as AIPerf's console, in its order, with the same rows
+	// (labels, not values): "…: Effective", "…: Active", "…: Usage", then the
+	// main table.
+	got, want := consoleTables(text), consoleTables(string(readFixture(t, "a_chat_stream/profile_export_console.txt")))
+	if !reflect.DeepEqual(got, want) {
+		t.Errorf("console tables\n got %q\nAIPerf %q", got, want)
+	}
+}
+
+// consoleTable is a Rich table's title and its row labels (the Metric
+// column, a wrapped unit joined back with a space).
+type consoleTable struct {
+	Title string
+	Rows  []string
+}
+
+// consoleTables reads the metrics tables ("NVIDIA AIPerf | LLM Metrics…")
+// out of console text; other panels are ignored.
+func consoleTables(text string) []consoleTable {
+	var out []consoleTable
+	var cur *consoleTable
+	for _, line := range strings.Split(text, "\n") {
+		trimmed := strings.TrimSpace(line)
+		switch {
+		case strings.HasPrefix(trimmed, "NVIDIA AIPerf | LLM Metrics"):
+			out = append(out, consoleTable{Title: trimmed})
+			cur = &out[len(out)-1]
+		case cur != nil && strings.HasPrefix(trimmed, "│"):
+			cells := strings.Split(trimmed, "│")
+			label := strings.TrimSpace(cells[1])
+			if len(cells) > 2 && strings.TrimSpace(cells[2]) == "" && len(cur.Rows) > 0 {
+				cur.Rows[len(cur.Rows)-1] += " " + label // a wrapped unit
+			} else {
+				cur.Rows = append(cur.Rows, label)
+			}
+		case strings.HasPrefix(trimmed, "└"):
+			cur = nil
+		}
+	}
+	return out
 }
 
 // withErrorKeys is AIPerf's JSON of the error run: a's document (its keys

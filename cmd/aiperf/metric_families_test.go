@@ -279,18 +279,27 @@ func TestMetricFamiliesStreamingChat(t *testing.T) {
 			t.Errorf("CSV lacks AIPerf's row %q", name)
 		}
 	}
-	// Console: AIPerf's main table gains these rows; the usage metrics
-	// belong to its separate Usage table, which we do not print.
+	// Console: AIPerf's main table gains these rows; the usage metrics and
+	// effective_latency are in its Usage and Effective tables.
+	tables := map[string][]string{}
+	for _, tbl := range consoleTables(r.stdout) {
+		tables[tbl.Title] = tbl.Rows
+	}
+	main := strings.Join(tables["NVIDIA AIPerf | LLM Metrics"], "\n")
 	for _, row := range []string{"Decode Duration (ms)", "E2E Output Token Throughput (tokens/sec/user)",
 		"Input Token Throughput (tokens/sec)", "Completed Requests (Success + Error)", "Request Error Rate (%)"} {
-		if !strings.Contains(r.stdout, row) {
-			t.Errorf("console lacks %q:\n%s", row, r.stdout)
+		if !strings.Contains(main, row) {
+			t.Errorf("main table lacks %q:\n%s", row, r.stdout)
 		}
 	}
 	for _, row := range []string{"Usage Prompt Tokens", "Prefill Throughput", "Effective Latency", "error-adjusted", "Mismatch"} {
-		if strings.Contains(r.stdout, row) {
-			t.Errorf("console shows %q, which AIPerf's main table does not", row)
+		if strings.Contains(main, row) {
+			t.Errorf("main table shows %q, which AIPerf's does not", row)
 		}
+	}
+	if !slices.Contains(tables["NVIDIA AIPerf | LLM Metrics: Usage"], "Usage Prompt Tokens (tokens)") ||
+		!slices.Contains(tables["NVIDIA AIPerf | LLM Metrics: Effective"], "Effective Latency (CO-aware) (ms)") {
+		t.Errorf("the Usage and Effective tables lack their rows: %q", tables)
 	}
 }
 

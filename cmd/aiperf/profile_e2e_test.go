@@ -169,9 +169,14 @@ func TestProfileReasoningModelHasLaterFirstOutputToken(t *testing.T) {
 	if r.code != 0 {
 		t.Fatalf("exit %d\n%s", r.code, r.stderr)
 	}
-	ttft, ttfo := r.mustMetric(t, "time_to_first_token"), r.mustMetric(t, "time_to_first_output_token")
-	if !(*ttfo.Min > *ttft.Max) {
-		t.Errorf("reasoning model: TTFO min %.3f ms should exceed TTFT max %.3f ms", *ttfo.Min, *ttft.Max)
+	// Per request, the first answer token comes after the reasoning began
+	// (comparing across requests would depend on the machine's load).
+	for i, rec := range r.records {
+		var ttft, ttfo float64
+		if json.Unmarshal(rec.Metrics["time_to_first_token"].Value, &ttft) != nil ||
+			json.Unmarshal(rec.Metrics["time_to_first_output_token"].Value, &ttfo) != nil || !(ttfo > ttft) {
+			t.Errorf("reasoning model, record %d: TTFO %.3f ms should exceed TTFT %.3f ms", i, ttfo, ttft)
+		}
 	}
 	osl := r.mustMetric(t, "output_sequence_length")
 	if *osl.Min != 40 || *osl.Max != 40 {

@@ -44,19 +44,19 @@ func TestRunLevelDefinitions(t *testing.T) {
 		{TagTotalISL, "Total Input Sequence Length", "Total ISL", "tokens", "tokens", KindDerived,
 			sdk.FlagTokenizesInputOnly | sdk.FlagLargerIsBetter | sdk.FlagNoConsole, 0, []string{TagISL}},
 		// AIPerf 0.13's families (docs/METRICS.md §2.4). NO_CONSOLE stands
-		// for console groups NONE, USAGE and EFFECTIVE.
+		// for console group NONE; the groups are checked below.
 		{TagTotalOutputTokens, "Total Output Tokens", "Total Output", "tokens", "tokens", KindDerived,
 			sdk.FlagProducesTokensOnly | sdk.FlagLargerIsBetter | sdk.FlagNoConsole, 0, []string{TagOutputTokenCount}},
 		{TagTotalReasoningTokens, "Total Reasoning Tokens", "Total Reasoning", "tokens", "tokens", KindDerived,
 			sdk.FlagProducesTokensOnly | sdk.FlagLargerIsBetter | sdk.FlagNoConsole, 0, []string{TagReasoningTokenCount}},
 		{TagTotalUsagePrompt, "Total Usage Prompt Tokens", "Total Usage Prompt", "tokens", "tokens", KindDerived,
-			sdk.FlagTokenizesInputOnly | sdk.FlagLargerIsBetter | sdk.FlagNoConsole, 2000, []string{TagUsagePromptTokens}},
+			sdk.FlagTokenizesInputOnly | sdk.FlagLargerIsBetter, 2000, []string{TagUsagePromptTokens}},
 		{TagTotalUsageCompletion, "Total Usage Completion Tokens", "Total Usage Completion", "tokens", "tokens", KindDerived,
-			sdk.FlagProducesTokensOnly | sdk.FlagLargerIsBetter | sdk.FlagNoConsole, 2100, []string{TagUsageCompletionTokens}},
+			sdk.FlagProducesTokensOnly | sdk.FlagLargerIsBetter, 2100, []string{TagUsageCompletionTokens}},
 		{TagTotalUsageTotal, "Total Usage Total Tokens", "Total Usage Total", "tokens", "tokens", KindDerived,
-			sdk.FlagProducesTokensOnly | sdk.FlagLargerIsBetter | sdk.FlagNoConsole, 2200, []string{TagUsageTotalTokens}},
+			sdk.FlagProducesTokensOnly | sdk.FlagLargerIsBetter, 2200, []string{TagUsageTotalTokens}},
 		{TagTotalUsageReasoning, "Total Usage Reasoning Tokens", "Total Usage Reasoning", "tokens", "tokens", KindDerived,
-			sdk.FlagProducesTokensOnly | sdk.FlagLargerIsBetter | sdk.FlagNoConsole, 2110, []string{TagUsageReasoningTokens}},
+			sdk.FlagProducesTokensOnly | sdk.FlagLargerIsBetter, 2110, []string{TagUsageReasoningTokens}},
 		{TagTotalErrorISL, "Total Error Input Sequence Length", "Total Error ISL", "tokens", "tokens", KindDerived,
 			sdk.FlagTokenizesInputOnly | sdk.FlagLargerIsBetter | sdk.FlagErrorOnly | sdk.FlagNoConsole, 0, []string{TagErrorISL}},
 		{TagOSLMismatchCount, "OSL Mismatch Count", "OSL Mismatches", "requests", "requests", KindAggregate,
@@ -75,8 +75,8 @@ func TestRunLevelDefinitions(t *testing.T) {
 			sdk.FlagLargerIsBetter, 805, []string{TagTotalISL, TagBenchmarkDuration}},
 		{TagTotalThroughput, "Total Token Throughput", "Total TPS", "tokens/sec", "tokens/sec", KindDerived,
 			sdk.FlagProducesTokensOnly | sdk.FlagLargerIsBetter | sdk.FlagNoConsole, 0, []string{TagTotalISL, TagTotalOSL, TagBenchmarkDuration}},
-		{TagCreditToStartLatency, "Credit-to-Start Latency", "", "ns", "ms", KindRecordTiming, sdk.FlagNoConsole, 0, nil},
-		{TagEffectiveLatency, "Effective Latency (CO-aware)", "", "ns", "ms", KindRecordTiming, sdk.FlagNoConsole, 0, nil},
+		{TagCreditToStartLatency, "Credit-to-Start Latency", "", "ns", "ms", KindRecordTiming, sdk.FlagNoConsole, SweepDisplayOrder + 100, nil},
+		{TagEffectiveLatency, "Effective Latency (CO-aware)", "", "ns", "ms", KindRecordTiming, 0, SweepDisplayOrder + 101, nil},
 	}
 	if len(cases) != int(numRunLevel) {
 		t.Fatalf("%d run-level metrics, the test knows %d", numRunLevel, len(cases))
@@ -89,6 +89,12 @@ func TestRunLevelDefinitions(t *testing.T) {
 		}
 		if !IsRunLevel(tc.tag) {
 			t.Errorf("IsRunLevel(%s) = false", tc.tag)
+		}
+		group := map[string]string{TagTotalUsagePrompt: sdk.ConsoleGroupUsage, TagTotalUsageCompletion: sdk.ConsoleGroupUsage,
+			TagTotalUsageTotal: sdk.ConsoleGroupUsage, TagTotalUsageReasoning: sdk.ConsoleGroupUsage,
+			TagEffectiveLatency: sdk.ConsoleGroupEffective}[tc.tag]
+		if d.ConsoleGroup != group {
+			t.Errorf("%s console group %q, want %q (AIPerf's)", tc.tag, d.ConsoleGroup, group)
 		}
 	}
 	if IsRunLevel(TagRequestLatency) {

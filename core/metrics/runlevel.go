@@ -198,13 +198,13 @@ var runLevelDefs = [numRunLevel]runLevelDef{
 		sdk.FlagProducesTokensOnly|sdk.FlagLargerIsBetter, 0),
 	rlTotalReasoningTokens: totalOf(TagTotalReasoningTokens, "Total Reasoning Tokens", "Total Reasoning", TagReasoningTokenCount,
 		sdk.FlagProducesTokensOnly|sdk.FlagLargerIsBetter, 0),
-	rlTotalUsagePrompt: totalOf(TagTotalUsagePrompt, "Total Usage Prompt Tokens", "Total Usage Prompt", TagUsagePromptTokens,
+	rlTotalUsagePrompt: usageTotalOf(TagTotalUsagePrompt, "Total Usage Prompt Tokens", "Total Usage Prompt", TagUsagePromptTokens,
 		sdk.FlagTokenizesInputOnly|sdk.FlagLargerIsBetter, 2000),
-	rlTotalUsageCompletion: totalOf(TagTotalUsageCompletion, "Total Usage Completion Tokens", "Total Usage Completion", TagUsageCompletionTokens,
+	rlTotalUsageCompletion: usageTotalOf(TagTotalUsageCompletion, "Total Usage Completion Tokens", "Total Usage Completion", TagUsageCompletionTokens,
 		sdk.FlagProducesTokensOnly|sdk.FlagLargerIsBetter, 2100),
-	rlTotalUsageTotal: totalOf(TagTotalUsageTotal, "Total Usage Total Tokens", "Total Usage Total", TagUsageTotalTokens,
+	rlTotalUsageTotal: usageTotalOf(TagTotalUsageTotal, "Total Usage Total Tokens", "Total Usage Total", TagUsageTotalTokens,
 		sdk.FlagProducesTokensOnly|sdk.FlagLargerIsBetter, 2200),
-	rlTotalUsageReasoning: totalOf(TagTotalUsageReasoning, "Total Usage Reasoning Tokens", "Total Usage Reasoning", TagUsageReasoningTokens,
+	rlTotalUsageReasoning: usageTotalOf(TagTotalUsageReasoning, "Total Usage Reasoning Tokens", "Total Usage Reasoning", TagUsageReasoningTokens,
 		sdk.FlagProducesTokensOnly|sdk.FlagLargerIsBetter, 2110),
 	rlTotalErrorISL: totalOf(TagTotalErrorISL, "Total Error Input Sequence Length", "Total Error ISL", TagErrorISL,
 		sdk.FlagTokenizesInputOnly|sdk.FlagLargerIsBetter|sdk.FlagErrorOnly, 0),
@@ -239,16 +239,28 @@ var runLevelDefs = [numRunLevel]runLevelDef{
 		Requires: []string{TagTotalISL, TagTotalOSL, TagBenchmarkDuration}}, kind: KindDerived},
 	// AIPerf builds these two outside its metric registry (no flags, no
 	// short header, no display order); console groups NONE and EFFECTIVE.
+	// Their display orders keep AIPerf's order: after the sweep metrics.
 	rlCreditToStartLatency: {spec: sdk.MetricSpec{Tag: TagCreditToStartLatency, Header: "Credit-to-Start Latency",
-		Unit: UnitNanoseconds, DisplayUnit: UnitMilliseconds, Flags: sdk.FlagNoConsole}, kind: KindRecordTiming},
+		Unit: UnitNanoseconds, DisplayUnit: UnitMilliseconds, Flags: sdk.FlagNoConsole,
+		DisplayOrder: SweepDisplayOrder + 100}, kind: KindRecordTiming},
 	rlEffectiveLatency: {spec: sdk.MetricSpec{Tag: TagEffectiveLatency, Header: "Effective Latency (CO-aware)",
-		Unit: UnitNanoseconds, DisplayUnit: UnitMilliseconds, Flags: sdk.FlagNoConsole}, kind: KindRecordTiming},
+		Unit: UnitNanoseconds, DisplayUnit: UnitMilliseconds, ConsoleGroup: sdk.ConsoleGroupEffective,
+		DisplayOrder: SweepDisplayOrder + 101}, kind: KindRecordTiming},
 }
 
 // totalOf declares a derived total of a record metric, in tokens.
 func totalOf(tag, header, short, of string, flags sdk.MetricFlags, order int) runLevelDef {
 	return runLevelDef{sdk.MetricSpec{Tag: tag, Header: header, ShortHeader: short, Unit: UnitTokens, DisplayUnit: UnitTokens,
 		Flags: flags | sdk.FlagNoConsole, DisplayOrder: order, Requires: []string{of}}, KindDerived, of}
+}
+
+// usageTotalOf declares a total of a usage metric, shown in AIPerf's Usage
+// console table.
+func usageTotalOf(tag, header, short, of string, flags sdk.MetricFlags, order int) runLevelDef {
+	d := totalOf(tag, header, short, of, flags, order)
+	d.spec.Flags &^= sdk.FlagNoConsole
+	d.spec.ConsoleGroup = sdk.ConsoleGroupUsage
+	return d
 }
 
 // runLevelByTag finds a run-level metric by tag.

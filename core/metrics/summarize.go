@@ -278,7 +278,7 @@ func recordResult(e *entry, s Stats) sdk.MetricResult {
 	s = s.scaled(e.div)
 	return sdk.MetricResult{
 		Tag: e.Tag, Header: e.Header, Unit: e.Display(), Flags: e.Flags,
-		DisplayOrder: e.order, Integer: e.Integer,
+		DisplayOrder: e.order, Integer: e.Integer, ConsoleGroup: e.ConsoleGroup,
 		Avg: &s.Avg, Min: &s.Min, Max: &s.Max,
 		P1: &s.P1, P5: &s.P5, P10: &s.P10, P25: &s.P25, P50: &s.P50,
 		P75: &s.P75, P90: &s.P90, P95: &s.P95, P99: &s.P99,
@@ -290,7 +290,7 @@ func scalarResult(e *entry, base float64) sdk.MetricResult {
 	avg := e.toDisplay(base)
 	return sdk.MetricResult{
 		Tag: e.Tag, Header: e.Header, Unit: e.Display(), Flags: e.Flags,
-		DisplayOrder: e.order, Integer: e.Integer, Avg: &avg,
+		DisplayOrder: e.order, Integer: e.Integer, ConsoleGroup: e.ConsoleGroup, Avg: &avg,
 	}
 }
 

@@ -3,6 +3,7 @@ package metrics
 import (
 	"math"
 	"slices"
+	"strings"
 
 	sdk "github.com/aiperf-go/aiperf/plugin-sdk"
 )
@@ -66,30 +67,41 @@ const (
 )
 
 // sweepDefs are AIPerf's SWEEP_LINE_METRIC_SPECS and active variants:
-// tags, headers and units as it writes them. AIPerf builds them outside its
-// metric registry (no flags, short header or display order); they are
-// console groups EFFECTIVE and ACTIVE, tables our console does not render,
-// hence NO_CONSOLE.
+// tags, headers and units as it writes them, in its order. AIPerf builds
+// them outside its metric registry (no flags, short header or display
+// order), in console groups EFFECTIVE and ACTIVE; their display orders
+// here only keep AIPerf's order, after every registered metric (its
+// unordered results keep insertion order).
 var sweepDefs = [numSweep]sdk.MetricSpec{
-	swConcurrency:                    sweepSpec(TagEffectiveConcurrency, "Effective Concurrency", UnitRequests),
-	swDecodeThroughput:               sweepSpec(TagEffectiveDecodeThroughput, "Effective Decode Throughput", UnitTokensPerSec),
-	swPrefillThroughput:              sweepSpec(TagEffectivePrefillThroughput, "Effective Prefill Throughput", UnitTokensPerSec),
-	swDecodeConcurrency:              sweepSpec(TagEffectiveDecodeConcurrency, "Effective Decode Concurrency", UnitRequests),
-	swPrefillConcurrency:             sweepSpec(TagEffectivePrefillConcurrency, "Effective Prefill Concurrency", UnitRequests),
-	swTotalThroughput:                sweepSpec(TagEffectiveTotalThroughput, "Effective Total Throughput", UnitTokensPerSec),
-	swDecodeThroughputPerUser:        sweepSpec(TagEffectiveDecodeThroughputPerUser, "Effective Decode Throughput Per User", UnitTokensPerUser),
-	swPrefillThroughputPerUser:       sweepSpec(TagEffectivePrefillThroughputPerUser, "Effective Prefill Throughput Per User", UnitTokensPerUser),
-	swTokensInFlight:                 sweepSpec(TagTokensInFlight, "Tokens In Flight", UnitTokens),
-	swActiveDecodeThroughput:         sweepSpec(TagActiveDecodeThroughput, "Active Decode Throughput", UnitTokensPerSec),
-	swActivePrefillThroughput:        sweepSpec(TagActivePrefillThroughput, "Active Prefill Throughput", UnitTokensPerSec),
-	swActiveDecodeThroughputPerUser:  sweepSpec(TagActiveDecodeThroughputPerUser, "Active Decode Throughput Per User", UnitTokensPerUser),
-	swActivePrefillThroughputPerUser: sweepSpec(TagActivePrefillThroughputPerUser, "Active Prefill Throughput Per User", UnitTokensPerUser),
-	swActiveTotalThroughput:          sweepSpec(TagActiveTotalThroughput, "Active Total Throughput", UnitTokensPerSec),
+	swConcurrency:                    sweepSpec(swConcurrency, TagEffectiveConcurrency, "Effective Concurrency", UnitRequests),
+	swDecodeThroughput:               sweepSpec(swDecodeThroughput, TagEffectiveDecodeThroughput, "Effective Decode Throughput", UnitTokensPerSec),
+	swPrefillThroughput:              sweepSpec(swPrefillThroughput, TagEffectivePrefillThroughput, "Effective Prefill Throughput", UnitTokensPerSec),
+	swDecodeConcurrency:              sweepSpec(swDecodeConcurrency, TagEffectiveDecodeConcurrency, "Effective Decode Concurrency", UnitRequests),
+	swPrefillConcurrency:             sweepSpec(swPrefillConcurrency, TagEffectivePrefillConcurrency, "Effective Prefill Concurrency", UnitRequests),
+	swTotalThroughput:                sweepSpec(swTotalThroughput, TagEffectiveTotalThroughput, "Effective Total Throughput", UnitTokensPerSec),
+	swDecodeThroughputPerUser:        sweepSpec(swDecodeThroughputPerUser, TagEffectiveDecodeThroughputPerUser, "Effective Decode Throughput Per User", UnitTokensPerUser),
+	swPrefillThroughputPerUser:       sweepSpec(swPrefillThroughputPerUser, TagEffectivePrefillThroughputPerUser, "Effective Prefill Throughput Per User", UnitTokensPerUser),
+	swTokensInFlight:                 sweepSpec(swTokensInFlight, TagTokensInFlight, "Tokens In Flight", UnitTokens),
+	swActiveDecodeThroughput:         sweepSpec(swActiveDecodeThroughput, TagActiveDecodeThroughput, "Active Decode Throughput", UnitTokensPerSec),
+	swActivePrefillThroughput:        sweepSpec(swActivePrefillThroughput, TagActivePrefillThroughput, "Active Prefill Throughput", UnitTokensPerSec),
+	swActiveDecodeThroughputPerUser:  sweepSpec(swActiveDecodeThroughputPerUser, TagActiveDecodeThroughputPerUser, "Active Decode Throughput Per User", UnitTokensPerUser),
+	swActivePrefillThroughputPerUser: sweepSpec(swActivePrefillThroughputPerUser, TagActivePrefillThroughputPerUser, "Active Prefill Throughput Per User", UnitTokensPerUser),
+	swActiveTotalThroughput:          sweepSpec(swActiveTotalThroughput, TagActiveTotalThroughput, "Active Total Throughput", UnitTokensPerSec),
 }
 
-func sweepSpec(tag, header, unit string) sdk.MetricSpec {
-	return sdk.MetricSpec{Tag: tag, Header: header, Unit: unit, DisplayUnit: unit, Flags: sdk.FlagNoConsole}
+func sweepSpec(i sweepIdx, tag, header, unit string) sdk.MetricSpec {
+	group := sdk.ConsoleGroupEffective
+	if strings.HasPrefix(tag, "active_") {
+		group = sdk.ConsoleGroupActive
+	}
+	return sdk.MetricSpec{Tag: tag, Header: header, Unit: unit, DisplayUnit: unit, ConsoleGroup: group,
+		DisplayOrder: SweepDisplayOrder + int(i)}
 }
+
+// SweepDisplayOrder is the display order of the first sweep metric; the
+// others follow in sweepDefs order, then credit_to_start_latency and
+// effective_latency.
+const SweepDisplayOrder = 20000
 
 // sweepByTag finds a sweep metric by tag.
 var sweepByTag = func() map[string]sweepIdx {
@@ -306,7 +318,7 @@ func sweepResult(e *entry, st sweepStats, scale float64) sdk.MetricResult {
 		return &x
 	}
 	return sdk.MetricResult{
-		Tag: e.Tag, Header: e.Header, Unit: e.Display(), Flags: e.Flags, DisplayOrder: e.order,
+		Tag: e.Tag, Header: e.Header, Unit: e.Display(), Flags: e.Flags, DisplayOrder: e.order, ConsoleGroup: e.ConsoleGroup,
 		Avg: f(st.avg), Min: f(st.min), Max: f(st.max),
 		P50: f(st.p50), P90: f(st.p90), P95: f(st.p95), P99: f(st.p99), Std: f(st.std),
 	}

@@ -8,6 +8,7 @@ import (
 	"path/filepath"
 	"slices"
 	"strconv"
+	"strings"
 	"testing"
 
 	"github.com/aiperf-go/aiperf/core/internal/testfixtures"
@@ -243,7 +244,8 @@ func TestSweepDefinitions(t *testing.T) {
 		for i, tag := range sweepTags {
 			d, ok := cat.Lookup(tag)
 			if !ok || d.Header != headers[i] || d.Unit != units[i] || d.DisplayUnit != units[i] || d.Kind != KindSweep ||
-				d.Flags != sdk.FlagNoConsole || d.DisplayOrder != 0 || d.ShortHeader != "" || len(d.Requires) != 0 {
+				d.Flags != 0 || d.DisplayOrder != SweepDisplayOrder+i || d.ShortHeader != "" || len(d.Requires) != 0 ||
+				d.ConsoleGroup != map[bool]string{true: sdk.ConsoleGroupActive, false: sdk.ConsoleGroupEffective}[strings.HasPrefix(tag, "active_")] {
 				t.Errorf("Lookup(%s) = %+v", tag, d)
 			}
 			if !cat.Applies(tag) || !IsRunLevel(tag) {
@@ -418,24 +420,28 @@ func TestSweepEdges(t *testing.T) {
 }
 
 // Only the applicable sweep metrics of a catalog are reported, after the
-// other results (no display order), sorted by tag.
+// other results, in AIPerf's order, in its console groups EFFECTIVE and
+// ACTIVE.
 func TestSweepResultsOrder(t *testing.T) {
 	acc := sweepAcc(t, streamingInfo(), 0, 100)
 	acc.Add(streamRec(10, 20, 70, 40, 5, 10, 10, 10, 10))
 	res := acc.Summarize()
 	var tags []string
 	for _, m := range res.Metrics {
-		if _, ok := sweepByTag[m.Tag]; ok {
+		if i, ok := sweepByTag[m.Tag]; ok {
 			tags = append(tags, m.Tag)
-			if m.DisplayOrder != NoDisplayOrder || m.Flags != sdk.FlagNoConsole {
-				t.Errorf("%s: order %d, flags %v", m.Tag, m.DisplayOrder, m.Flags)
+			group := sdk.ConsoleGroupEffective
+			if strings.HasPrefix(m.Tag, "active_") {
+				group = sdk.ConsoleGroupActive
+			}
+			if m.DisplayOrder != SweepDisplayOrder+int(i) || m.Flags != 0 || m.ConsoleGroup != group {
+				t.Errorf("%s: order %d, flags %v, group %q; want %d, none, %q", m.Tag, m.DisplayOrder, m.Flags, m.ConsoleGroup,
+					SweepDisplayOrder+int(i), group)
 			}
 		}
 	}
-	want := slices.Clone(sweepTags)
-	slices.Sort(want)
-	if !slices.Equal(tags, want) {
-		t.Errorf("sweep tags %v, want %v", tags, want)
+	if !slices.Equal(tags, sweepTags) {
+		t.Errorf("sweep tags %v, want %v", tags, sweepTags)
 	}
 }
 

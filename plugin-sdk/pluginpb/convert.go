@@ -242,14 +242,15 @@ func ToRunInfo(r *RunInfo) sdk.RunInfo {
 // FromMetricSpec converts one declared metric.
 func FromMetricSpec(m sdk.MetricSpec) *MetricSpec {
 	return &MetricSpec{Tag: m.Tag, Header: m.Header, ShortHeader: m.ShortHeader, Unit: m.Unit, DisplayUnit: m.DisplayUnit,
-		Flags: uint32(m.Flags), DisplayOrder: int32(m.DisplayOrder), Integer: m.Integer, List: m.List, Requires: m.Requires}
+		Flags: uint32(m.Flags), DisplayOrder: int32(m.DisplayOrder), Integer: m.Integer, List: m.List, Requires: m.Requires,
+		ConsoleGroup: m.ConsoleGroup}
 }
 
 // ToMetricSpec converts one protocol metric declaration.
 func ToMetricSpec(m *MetricSpec) sdk.MetricSpec {
 	return sdk.MetricSpec{Tag: m.GetTag(), Header: m.GetHeader(), ShortHeader: m.GetShortHeader(), Unit: m.GetUnit(),
 		DisplayUnit: m.GetDisplayUnit(), Flags: sdk.MetricFlags(m.GetFlags()), DisplayOrder: int(m.GetDisplayOrder()),
-		Integer: m.GetInteger(), List: m.GetList(), Requires: m.GetRequires()}
+		Integer: m.GetInteger(), List: m.GetList(), Requires: m.GetRequires(), ConsoleGroup: m.GetConsoleGroup()}
 }
 
 // FromMetricSpecs converts the metrics a record processor declares (nil

@@ -208,10 +208,13 @@ type MetricSpec struct {
 	// AIPerf's metric flag bits (sdk.MetricFlags).
 	Flags uint32 `protobuf:"varint,6,opt,name=flags,proto3" json:"flags,omitempty"`
 	// 0 sorts after every ordered metric.
-	DisplayOrder  int32    `protobuf:"varint,7,opt,name=display_order,json=displayOrder,proto3" json:"display_order,omitempty"`
-	Integer       bool     `protobuf:"varint,8,opt,name=integer,proto3" json:"integer,omitempty"`
-	List          bool     `protobuf:"varint,9,opt,name=list,proto3" json:"list,omitempty"`
-	Requires      []string `protobuf:"bytes,10,rep,name=requires,proto3" json:"requires,omitempty"`
+	DisplayOrder int32    `protobuf:"varint,7,opt,name=display_order,json=displayOrder,proto3" json:"display_order,omitempty"`
+	Integer      bool     `protobuf:"varint,8,opt,name=integer,proto3" json:"integer,omitempty"`
+	List         bool     `protobuf:"varint,9,opt,name=list,proto3" json:"list,omitempty"`
+	Requires     []string `protobuf:"bytes,10,rep,name=requires,proto3" json:"requires,omitempty"`
+	// The console table the metric is shown in: empty for the main table,
+	// or one of sdk.ConsoleGroups (effective, active, usage, ...).
+	ConsoleGroup  string `protobuf:"bytes,11,opt,name=console_group,json=consoleGroup,proto3" json:"console_group,omitempty"`
 	unknownFields protoimpl.UnknownFields
 	sizeCache     protoimpl.SizeCache
 }
@@ -314,6 +317,13 @@ func (x *MetricSpec) GetRequires() []string {
 		return x.Requires
 	}
 	return nil
+}
+
+func (x *MetricSpec) GetConsoleGroup() string {
+	if x != nil {
+		return x.ConsoleGroup
+	}
+	return ""
 }
 
 // ConfigureRequest carries one plugin entry's own settings (manifest config
@@ -2133,7 +2143,7 @@ const file_aiperf_plugin_v1_plugin_proto_rawDesc = "" +
 	"categories\x18\x05 \x03(\tR\n" +
 	"categories\x12>\n" +
 	"\bendpoint\x18\x06 \x01(\v2\".aiperf.plugin.v1.EndpointMetadataR\bendpoint\x126\n" +
-	"\ametrics\x18\a \x03(\v2\x1c.aiperf.plugin.v1.MetricSpecR\ametrics\"\x95\x02\n" +
+	"\ametrics\x18\a \x03(\v2\x1c.aiperf.plugin.v1.MetricSpecR\ametrics\"\xba\x02\n" +
 	"\n" +
 	"MetricSpec\x12\x10\n" +
 	"\x03tag\x18\x01 \x01(\tR\x03tag\x12\x16\n" +
@@ -2146,7 +2156,8 @@ const file_aiperf_plugin_v1_plugin_proto_rawDesc = "" +
 	"\ainteger\x18\b \x01(\bR\ainteger\x12\x12\n" +
 	"\x04list\x18\t \x01(\bR\x04list\x12\x1a\n" +
 	"\brequires\x18\n" +
-	" \x03(\tR\brequires\"c\n" +
+	" \x03(\tR\brequires\x12#\n" +
+	"\rconsole_group\x18\v \x01(\tR\fconsoleGroup\"c\n" +
 	"\x10ConfigureRequest\x12\x1a\n" +
 	"\bcategory\x18\x01 \x01(\tR\bcategory\x12\x12\n" +
 	"\x04name\x18\x02 \x01(\tR\x04name\x12\x1f\n" +

@@ -44,6 +44,7 @@ func appendMetricSpec(b []byte, m *sdk.MetricSpec) []byte {
 	for _, r := range m.Requires {
 		b = appendRepeatedString(b, 10, r)
 	}
+	b = appendString(b, 11, m.ConsoleGroup)
 	return b
 }
 

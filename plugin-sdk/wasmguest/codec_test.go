@@ -150,7 +150,8 @@ func TestEncodeDescribeMetricsMatchesPluginpb(t *testing.T) {
 		{Tag: "answer_characters", Header: "Answer Characters", ShortHeader: "Chars", Unit: "characters", Integer: true},
 		{Tag: "gaps", Header: "Gaps", Unit: "ns", DisplayUnit: "ms", List: true, DisplayOrder: -3,
 			Flags: sdk.FlagStreamingTokensOnly | sdk.FlagPercentileIncludesFailedRequests, Requires: []string{"a", "", "b"}},
-		{Tag: "rate", Header: "Rate", Unit: "tokens/sec", Flags: sdk.FlagLargerIsBetter, DisplayOrder: 1 << 30},
+		{Tag: "rate", Header: "Rate", Unit: "tokens/sec", Flags: sdk.FlagLargerIsBetter, DisplayOrder: 1 << 30,
+			ConsoleGroup: sdk.ConsoleGroupUsage},
 	}
 	var got pluginpb.DescribeResponse
 	b := appendDescribeResponse(nil, &describeInfo{name: "n"}, []string{"record_processor"}, nil, fixedMetrics(specs))

@@ -1,5 +1,7 @@
 // Package metricstable is the "metrics_table" console exporter: the final
-// "NVIDIA AIPerf | LLM Metrics" table, laid out like AIPerf's Rich table.
+// "NVIDIA AIPerf | LLM Metrics" table, laid out like AIPerf's Rich table,
+// preceded by one table per console group that has visible metrics
+// ("…: Effective", "…: Active", "…: Usage"), as AIPerf 0.13 prints them.
 package metricstable
 
 import (
@@ -8,6 +10,8 @@ import (
 	"fmt"
 	"io"
 	"os"
+	"slices"
+	"strings"
 
 	sdk "github.com/aiperf-go/aiperf/plugin-sdk"
 	"github.com/aiperf-go/aiperf/plugins/builtin/consoleexporter/metricstable/richtable"
@@ -58,7 +62,9 @@ func New(opts ...Option) *Exporter {
 	return e
 }
 
-// Render writes the table; it writes nothing when there are no metrics to show.
+// Render writes the group tables, then the main table, back to back after
+// one blank line (AIPerf prints them as one Rich group); it writes nothing
+// when there are no metrics to show.
 func (e *Exporter) Render(_ context.Context, w io.Writer, ec *sdk.ExportContext) error {
 	if ec == nil {
 		return errors.New("metrics_table: nil export context")
@@ -66,30 +72,56 @@ func (e *Exporter) Render(_ context.Context, w io.Writer, ec *sdk.ExportContext)
 	if ec.Results == nil {
 		return nil
 	}
-	tbl := Build(ec.Results.Metrics, ec.Endpoint.MetricsTitle)
-	if len(tbl.Rows) == 0 {
+	tables := BuildAll(ec.Results.Metrics, ec.Endpoint.MetricsTitle)
+	if len(tables) == 0 {
 		return nil
 	}
 	if _, err := io.WriteString(w, "\n"); err != nil {
 		return fmt.Errorf("metrics_table: %w", err)
 	}
-	if err := tbl.Render(w, e.useColor(w)); err != nil {
-		return fmt.Errorf("metrics_table: %w", err)
+	color := e.useColor(w)
+	for _, tbl := range tables {
+		if err := tbl.Render(w, color); err != nil {
+			return fmt.Errorf("metrics_table: %w", err)
+		}
 	}
 	return nil
 }
 
-// Build lays out the table: visible metrics ordered by display order
-// (metrics without one go last, ties keep their result order).
+// BuildAll lays out every non-empty table in AIPerf's order: one per
+// console group (sdk.ConsoleGroups), then the main table.
+func BuildAll(metrics []sdk.MetricResult, title string) []*richtable.Table {
+	var out []*richtable.Table
+	for _, group := range append(slices.Clone(sdk.ConsoleGroups), "") {
+		if tbl := BuildGroup(metrics, title, group); len(tbl.Rows) > 0 {
+			out = append(out, tbl)
+		}
+	}
+	return out
+}
+
+// Build lays out the main table: visible metrics of no console group
+// ordered by display order (metrics without one go last, ties keep their
+// result order).
 func Build(metrics []sdk.MetricResult, title string) *richtable.Table {
+	return BuildGroup(metrics, title, "")
+}
+
+// BuildGroup lays out the table of one console group ("" for the main
+// table), titled "NVIDIA AIPerf | <title>: <Group>" as AIPerf's.
+func BuildGroup(metrics []sdk.MetricResult, title, group string) *richtable.Table {
 	if title == "" {
 		title = DefaultTitle
 	}
-	tbl := NewTable("NVIDIA AIPerf | " + title)
+	title = "NVIDIA AIPerf | " + title
+	if group != "" {
+		title += ": " + strings.ToUpper(group[:1]) + group[1:]
+	}
+	tbl := NewTable(title)
 	visible := make([]*sdk.MetricResult, 0, len(metrics))
 	for i := range metrics {
 		m := &metrics[i]
-		if m.Flags.HasAny(hiddenFlags) || footerOnly[m.Tag] {
+		if m.ConsoleGroup != group || m.Flags.HasAny(hiddenFlags) || footerOnly[m.Tag] {
 			continue
 		}
 		visible = append(visible, m)

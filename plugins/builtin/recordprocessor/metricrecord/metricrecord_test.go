@@ -68,15 +68,16 @@ func TestMetricsDeclaresAIPerfsRecordMetrics(t *testing.T) {
 		// AIPerf 0.13's families (usage_metrics.py, usage_diff_metrics.py,
 		// osl_mismatch_metrics.py, e2e_output_throughput_metric.py,
 		// prefill_throughput_per_user.py, decode_duration_metric.py);
-		// NO_CONSOLE stands for console groups NONE and USAGE.
+		// NO_CONSOLE stands for console group NONE; the usage counts are in
+		// the USAGE group (checked below).
 		{TagUsagePromptTokens, "Usage Prompt Tokens", "Usage Prompt", "tokens", "tokens",
-			sdk.FlagTokenizesInputOnly | sdk.FlagLargerIsBetter | sdk.FlagNoConsole, 1000, true, false, nil},
+			sdk.FlagTokenizesInputOnly | sdk.FlagLargerIsBetter, 1000, true, false, nil},
 		{TagUsageCompletionTokens, "Usage Completion Tokens", "Usage Completion", "tokens", "tokens",
-			sdk.FlagProducesTokensOnly | sdk.FlagLargerIsBetter | sdk.FlagNoConsole, 1100, true, false, nil},
+			sdk.FlagProducesTokensOnly | sdk.FlagLargerIsBetter, 1100, true, false, nil},
 		{TagUsageTotalTokens, "Usage Total Tokens", "Usage Total", "tokens", "tokens",
-			sdk.FlagProducesTokensOnly | sdk.FlagLargerIsBetter | sdk.FlagNoConsole, 1200, true, false, nil},
+			sdk.FlagProducesTokensOnly | sdk.FlagLargerIsBetter, 1200, true, false, nil},
 		{TagUsageReasoningTokens, "Usage Reasoning Tokens", "Usage Reasoning", "tokens", "tokens",
-			sdk.FlagProducesTokensOnly | sdk.FlagLargerIsBetter | sdk.FlagNoConsole, 1110, true, false, nil},
+			sdk.FlagProducesTokensOnly | sdk.FlagLargerIsBetter, 1110, true, false, nil},
 		{TagUsagePromptDiff, "Usage Prompt Diff %", "Prompt Diff", "%", "%",
 			sdk.FlagTokenizesInputOnly | sdk.FlagUsageDiffOnly | sdk.FlagNoConsole, none, false, false,
 			[]string{TagUsagePromptTokens, TagISL}},
@@ -106,6 +107,13 @@ func TestMetricsDeclaresAIPerfsRecordMetrics(t *testing.T) {
 			s.DisplayUnit != tc.display || s.Flags != tc.flags || s.DisplayOrder != tc.order ||
 			s.Integer != tc.integer || s.List != tc.list || !slices.Equal(s.Requires, tc.requires) {
 			t.Errorf("metric %d = %+v, want %+v", i, s, tc)
+		}
+	}
+	// AIPerf's console groups: the usage counts have a table of their own.
+	usage := map[string]bool{TagUsagePromptTokens: true, TagUsageCompletionTokens: true, TagUsageTotalTokens: true, TagUsageReasoningTokens: true}
+	for _, s := range got {
+		if want := map[bool]string{true: sdk.ConsoleGroupUsage}[usage[s.Tag]]; s.ConsoleGroup != want {
+			t.Errorf("%s console group %q, want %q", s.Tag, s.ConsoleGroup, want)
 		}
 	}
 	// A copy: the caller cannot change the processor's table.

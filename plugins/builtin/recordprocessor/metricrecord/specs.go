@@ -102,21 +102,21 @@ var specs = []sdk.MetricSpec{
 	// AIPerf 0.13's families (usage_metrics.py, usage_diff_metrics.py,
 	// osl_mismatch_metrics.py, e2e_output_throughput_metric.py,
 	// prefill_throughput_per_user.py, decode_duration_metric.py). NO_CONSOLE
-	// stands for AIPerf's console groups NONE and USAGE (our console has no
-	// separate usage table); DISABLE_ON_ACCURACY (osl_mismatch_diff_pct) has
-	// no counterpart, this build has no accuracy mode.
+	// stands for AIPerf's console group NONE; the usage counts are in its
+	// USAGE table. DISABLE_ON_ACCURACY (osl_mismatch_diff_pct) has no
+	// counterpart, this build has no accuracy mode.
 	{Tag: TagUsagePromptTokens, Header: "Usage Prompt Tokens", ShortHeader: "Usage Prompt",
 		Unit: unitTokens, DisplayUnit: unitTokens,
-		Flags: sdk.FlagTokenizesInputOnly | sdk.FlagLargerIsBetter | sdk.FlagNoConsole, DisplayOrder: 1000, Integer: true},
+		Flags: sdk.FlagTokenizesInputOnly | sdk.FlagLargerIsBetter, DisplayOrder: 1000, ConsoleGroup: sdk.ConsoleGroupUsage, Integer: true},
 	{Tag: TagUsageCompletionTokens, Header: "Usage Completion Tokens", ShortHeader: "Usage Completion",
 		Unit: unitTokens, DisplayUnit: unitTokens,
-		Flags: sdk.FlagProducesTokensOnly | sdk.FlagLargerIsBetter | sdk.FlagNoConsole, DisplayOrder: 1100, Integer: true},
+		Flags: sdk.FlagProducesTokensOnly | sdk.FlagLargerIsBetter, DisplayOrder: 1100, ConsoleGroup: sdk.ConsoleGroupUsage, Integer: true},
 	{Tag: TagUsageTotalTokens, Header: "Usage Total Tokens", ShortHeader: "Usage Total",
 		Unit: unitTokens, DisplayUnit: unitTokens,
-		Flags: sdk.FlagProducesTokensOnly | sdk.FlagLargerIsBetter | sdk.FlagNoConsole, DisplayOrder: 1200, Integer: true},
+		Flags: sdk.FlagProducesTokensOnly | sdk.FlagLargerIsBetter, DisplayOrder: 1200, ConsoleGroup: sdk.ConsoleGroupUsage, Integer: true},
 	{Tag: TagUsageReasoningTokens, Header: "Usage Reasoning Tokens", ShortHeader: "Usage Reasoning",
 		Unit: unitTokens, DisplayUnit: unitTokens,
-		Flags: sdk.FlagProducesTokensOnly | sdk.FlagLargerIsBetter | sdk.FlagNoConsole, DisplayOrder: 1110, Integer: true},
+		Flags: sdk.FlagProducesTokensOnly | sdk.FlagLargerIsBetter, DisplayOrder: 1110, ConsoleGroup: sdk.ConsoleGroupUsage, Integer: true},
 	{Tag: TagUsagePromptDiff, Header: "Usage Prompt Diff %", ShortHeader: "Prompt Diff",
 		Unit: unitPercent, DisplayUnit: unitPercent,
 		Flags:    sdk.FlagTokenizesInputOnly | sdk.FlagUsageDiffOnly | sdk.FlagNoConsole,
