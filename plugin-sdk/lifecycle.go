@@ -72,6 +72,9 @@ type RunInfo struct {
 	// from the server's usage, so comparing usage with client counts
 	// (USAGE_DIFF_ONLY metrics) has nothing to compare.
 	UseServerTokenCount bool
+	// FixedSchedule is set when the run replays a trace's timestamps
+	// (--fixed-schedule): FIXED_SCHEDULE_ONLY metrics apply.
+	FixedSchedule bool
 }
 
 // DecodeConfig decodes a plugin's settings (a JSON object) into target, a

@@ -23,6 +23,7 @@ const (
 	FlagHTTPTraceOnly                    MetricFlags = 1 << 15
 	FlagProducesVideoOnly                MetricFlags = 1 << 16
 	FlagPercentileIncludesFailedRequests MetricFlags = 1 << 17
+	FlagFixedScheduleOnly                MetricFlags = 1 << 18
 
 	FlagStreamingTokensOnly = FlagStreamingOnly | FlagProducesTokensOnly
 )

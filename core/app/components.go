@@ -22,6 +22,7 @@ func NewPluginHost(reg *registry.Registry, s *Settings) *Host {
 	return newHost(reg, sdk.RunInfo{
 		Models: s.Models, Seed: s.Seed, MaxConcurrency: s.MaxConcurrency(),
 		RequestTimeout: s.Timeout, ArtifactDir: s.ArtifactDir, UseServerTokenCount: s.UseServerTokenCount,
+		FixedSchedule: s.FixedSchedule,
 	}, s.PluginSettings, s.Plugins)
 }
 

@@ -43,6 +43,8 @@ type Accumulator struct {
 	// fam holds the counters and timing series of AIPerf 0.13's metric
 	// families (families.go).
 	fam families
+	// replay keeps the fixed-schedule send offsets (replaylag.go).
+	replay replayLag
 	// sweep holds what the sweep metrics need of every record (sweep.go).
 	sweep sweepState
 	// slicer holds what the timeslices need of every record, with a slice
@@ -78,6 +80,7 @@ func NewAccumulator(cat *Catalog, info sdk.RunInfo) (*Accumulator, error) {
 	}
 	return &Accumulator{
 		fam:           newFamilies(cat, th),
+		replay:        newReplayLag(cat),
 		sweep:         newSweepState(cat),
 		cat:           cat,
 		series:        make([]series, cat.nRecord),
@@ -152,6 +155,7 @@ func (a *Accumulator) Add(rm *sdk.RecordMetrics) {
 func (a *Accumulator) addValid(rec *sdk.RequestRecord, values map[string]sdk.MetricValue, seen *recordValues) bool {
 	a.valid.Add(1)
 	a.fam.addValid(rec, seen)
+	a.replay.add(rec)
 	// min/max timestamps are normal aggregate metrics, so like every normal
 	// metric they only see successful records.
 	if rec.TimestampNs < a.minRequestTS {

@@ -35,6 +35,9 @@ func DisallowedFlags(info sdk.RunInfo) sdk.MetricFlags {
 	if len(info.Goodput) == 0 {
 		d |= sdk.FlagGoodput
 	}
+	if !info.FixedSchedule {
+		d |= sdk.FlagFixedScheduleOnly
+	}
 	if info.UseServerTokenCount {
 		d |= sdk.FlagUsageDiffOnly // AIPerf: no client counts to compare usage with
 	}
@@ -56,6 +59,9 @@ func (c *Catalog) notApplicableReason(id metricID, disallowed sdk.MetricFlags, o
 	}
 	if blocked&sdk.FlagTokenizesInputOnly != 0 {
 		why = append(why, "the endpoint does not tokenize input")
+	}
+	if blocked&sdk.FlagFixedScheduleOnly != 0 {
+		why = append(why, "it is only computed for fixed-schedule trace replay")
 	}
 	if blocked&sdk.FlagGoodput != 0 {
 		why = append(why, "no goodput SLOs are configured")

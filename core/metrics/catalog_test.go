@@ -77,6 +77,10 @@ func TestRunLevelDefinitions(t *testing.T) {
 			sdk.FlagProducesTokensOnly | sdk.FlagLargerIsBetter | sdk.FlagNoConsole, 0, []string{TagTotalISL, TagTotalOSL, TagBenchmarkDuration}},
 		{TagCreditToStartLatency, "Credit-to-Start Latency", "", "ns", "ms", KindRecordTiming, sdk.FlagNoConsole, SweepDisplayOrder + 100, nil},
 		{TagEffectiveLatency, "Effective Latency (CO-aware)", "", "ns", "ms", KindRecordTiming, 0, SweepDisplayOrder + 101, nil},
+		{TagReplaySchedLagP50, "Replay Schedule Lag p50", "Sched Lag p50", "ms", "ms", KindDerived, sdk.FlagFixedScheduleOnly | sdk.FlagNoConsole, 0, nil},
+		{TagReplaySchedLagP90, "Replay Schedule Lag p90", "Sched Lag p90", "ms", "ms", KindDerived, sdk.FlagFixedScheduleOnly | sdk.FlagNoConsole, 0, nil},
+		{TagReplaySchedLagP99, "Replay Schedule Lag p99", "Sched Lag p99", "ms", "ms", KindDerived, sdk.FlagFixedScheduleOnly | sdk.FlagNoConsole, 0, nil},
+		{TagReplaySchedDegraded, "Replay Schedule Degraded", "Sched Degraded", "count", "count", KindDerived, sdk.FlagFixedScheduleOnly | sdk.FlagNoConsole, 0, nil},
 	}
 	if len(cases) != int(numRunLevel) {
 		t.Fatalf("%d run-level metrics, the test knows %d", numRunLevel, len(cases))

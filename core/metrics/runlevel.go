@@ -130,6 +130,10 @@ const (
 	rlTotalThroughput
 	rlCreditToStartLatency
 	rlEffectiveLatency
+	rlReplaySchedLagP50
+	rlReplaySchedLagP90
+	rlReplaySchedLagP99
+	rlReplaySchedDegraded
 	numRunLevel
 )
 
@@ -246,12 +250,26 @@ var runLevelDefs = [numRunLevel]runLevelDef{
 	rlEffectiveLatency: {spec: sdk.MetricSpec{Tag: TagEffectiveLatency, Header: "Effective Latency (CO-aware)",
 		Unit: UnitNanoseconds, DisplayUnit: UnitMilliseconds, ConsoleGroup: sdk.ConsoleGroupEffective,
 		DisplayOrder: SweepDisplayOrder + 101}, kind: KindRecordTiming},
+	// AIPerf injects these after aggregation (replay_sched_lag_analyzer.py):
+	// run-scoped, never per timeslice, console group NONE. Computed in
+	// replaylag.go, in their display units.
+	rlReplaySchedLagP50: replayLagDef(TagReplaySchedLagP50, "Replay Schedule Lag p50", "Sched Lag p50"),
+	rlReplaySchedLagP90: replayLagDef(TagReplaySchedLagP90, "Replay Schedule Lag p90", "Sched Lag p90"),
+	rlReplaySchedLagP99: replayLagDef(TagReplaySchedLagP99, "Replay Schedule Lag p99", "Sched Lag p99"),
+	rlReplaySchedDegraded: {spec: sdk.MetricSpec{Tag: TagReplaySchedDegraded, Header: "Replay Schedule Degraded", ShortHeader: "Sched Degraded",
+		Unit: UnitCount, DisplayUnit: UnitCount, Flags: sdk.FlagFixedScheduleOnly | sdk.FlagNoConsole}, kind: KindDerived},
 }
 
 // totalOf declares a derived total of a record metric, in tokens.
 func totalOf(tag, header, short, of string, flags sdk.MetricFlags, order int) runLevelDef {
 	return runLevelDef{sdk.MetricSpec{Tag: tag, Header: header, ShortHeader: short, Unit: UnitTokens, DisplayUnit: UnitTokens,
 		Flags: flags | sdk.FlagNoConsole, DisplayOrder: order, Requires: []string{of}}, KindDerived, of}
+}
+
+// replayLagDef declares one of the anchored replay send-lag percentiles.
+func replayLagDef(tag, header, short string) runLevelDef {
+	return runLevelDef{spec: sdk.MetricSpec{Tag: tag, Header: header, ShortHeader: short, Unit: UnitMilliseconds,
+		DisplayUnit: UnitMilliseconds, Flags: sdk.FlagFixedScheduleOnly | sdk.FlagNoConsole}, kind: KindDerived}
 }
 
 // usageTotalOf declares a total of a usage metric, shown in AIPerf's Usage

@@ -63,6 +63,8 @@ func (a *Accumulator) phaseResults(t *tally, rl *runLevel, sw *sweepSet) []sdk.M
 		rs.add(extraEntry(tag), a.extra[tag].values())
 	}
 	rs.addRunLevel(cat, rl)
+	// Run-scoped: never per timeslice (AIPerf's timeslice_derivable False).
+	rs.metrics = append(rs.metrics, a.replay.results(cat)...)
 	rs.metrics = append(rs.metrics, a.phaseSweepResults(sw)...)
 	return rs.sorted()
 }

@@ -3,7 +3,7 @@ package metrics
 // tagIndex finds a catalog id by tag on the hot paths (Filter, Add,
 // ToRecordInfo look up every value of every record). A catalog's tags are
 // known up front, so it searches for a collision-free table indexed by a
-// cheap hash of a tag's length and five of its bytes; one string compare
+// cheap hash of a tag's length and six of its bytes; one string compare
 // then confirms the hit. Tags that defeat the cheap hash fall back to a map.
 type tagIndex struct {
 	slots    []tagSlot
@@ -18,14 +18,15 @@ type tagSlot struct {
 }
 
 // tagKey packs a tag's length (mod 256) with its first, quarter, middle,
-// three-quarter and last bytes.
+// three-quarter, second-to-last and last bytes (the second-to-last tells
+// replay_sched_lag_p50 from _p90).
 func tagKey(s string) uint64 {
 	n := len(s)
 	if n == 0 {
 		return 0
 	}
 	return uint64(n&0xff) | uint64(s[0])<<8 | uint64(s[n/4])<<16 | uint64(s[n/2])<<24 |
-		uint64(s[n*3/4])<<32 | uint64(s[n-1])<<40
+		uint64(s[n*3/4])<<32 | uint64(s[n-1])<<40 | uint64(s[max(n-2, 0)])<<48
 }
 
 func newTagIndex(byTag map[string]metricID) tagIndex {
