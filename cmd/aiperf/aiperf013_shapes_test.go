@@ -19,6 +19,7 @@ import (
 	"encoding/csv"
 	"encoding/json"
 	"fmt"
+	"github.com/aiperf-go/aiperf/internal/jsontest"
 	"io/fs"
 	"os"
 	"path/filepath"
@@ -127,28 +128,6 @@ func decodeNumbers(t *testing.T, b []byte) any {
 	return v
 }
 
-// objectKeys lists an object's keys in file order.
-func objectKeys(t *testing.T, b []byte) []string {
-	t.Helper()
-	dec := json.NewDecoder(bytes.NewReader(b))
-	if tok, err := dec.Token(); err != nil || tok != json.Delim('{') {
-		t.Fatalf("not an object: %v %v", tok, err)
-	}
-	var keys []string
-	for dec.More() {
-		tok, err := dec.Token()
-		if err != nil {
-			t.Fatal(err)
-		}
-		keys = append(keys, tok.(string))
-		var skip json.RawMessage
-		if err := dec.Decode(&skip); err != nil {
-			t.Fatal(err)
-		}
-	}
-	return keys
-}
-
 // kind names a decoded JSON value's shape: the number kinds AIPerf's Python
 // writes (64.0 is a float, 8 an int) are told apart.
 func kind(v any) string {
@@ -247,12 +226,12 @@ func checkSummaryJSON(t *testing.T, ours, theirs []byte, trimmed bool, edit func
 	}
 	// Non-metric keys come in AIPerf's order.
 	var gotFacts, wantFacts []string
-	for _, k := range objectKeys(t, ours) {
+	for _, k := range jsontest.ObjectKeys(t, ours) {
 		if !isMetric(got[k]) {
 			gotFacts = append(gotFacts, k)
 		}
 	}
-	for _, k := range objectKeys(t, theirs) {
+	for _, k := range jsontest.ObjectKeys(t, theirs) {
 		if _, listed := missingKeys[k]; !isMetric(want[k]) && !listed {
 			wantFacts = append(wantFacts, k)
 		}
@@ -290,7 +269,7 @@ func checkSummaryJSON(t *testing.T, ours, theirs []byte, trimmed bool, edit func
 		InputConfig json.RawMessage `json:"input_config"`
 	}
 	_ = json.Unmarshal(ours, &raw)
-	if keys := objectKeys(t, raw.InputConfig); !slices.Equal(keys, orderOf(t, theirs, keys)) {
+	if keys := jsontest.ObjectKeys(t, raw.InputConfig); !slices.Equal(keys, orderOf(t, theirs, keys)) {
 		t.Errorf("input_config sections in order %v, AIPerf %v", keys, orderOf(t, theirs, keys))
 	}
 
@@ -316,7 +295,7 @@ func orderOf(t *testing.T, theirs []byte, keys []string) []string {
 	}
 	_ = json.Unmarshal(theirs, &raw)
 	var out []string
-	for _, k := range objectKeys(t, raw.InputConfig) {
+	for _, k := range jsontest.ObjectKeys(t, raw.InputConfig) {
 		if slices.Contains(keys, k) {
 			out = append(out, k)
 		}
@@ -393,14 +372,14 @@ func checkCSVShape(t *testing.T, ours, theirs []byte, trimmed bool) {
 // both in file order.
 func jsonlShape(t *testing.T, line []byte) (top, metadata []string) {
 	t.Helper()
-	top = objectKeys(t, line)
+	top = jsontest.ObjectKeys(t, line)
 	var rec struct {
 		Metadata json.RawMessage `json:"metadata"`
 	}
 	if err := json.Unmarshal(line, &rec); err != nil {
 		t.Fatal(err)
 	}
-	return top, objectKeys(t, rec.Metadata)
+	return top, jsontest.ObjectKeys(t, rec.Metadata)
 }
 
 func jsonlLines(t *testing.T, b []byte) [][]byte {
@@ -550,14 +529,14 @@ func withErrorKeys(t *testing.T) []byte {
 		}
 		fmt.Fprintf(&b, "%q:%s", k, v)
 	}
-	for _, k := range objectKeys(t, aBytes) {
+	for _, k := range jsontest.ObjectKeys(t, aBytes) {
 		if v, ok := h[k]; ok {
 			write(k, v)
 		} else {
 			write(k, a[k])
 		}
 	}
-	for _, k := range objectKeys(t, hBytes) {
+	for _, k := range jsontest.ObjectKeys(t, hBytes) {
 		if _, ok := a[k]; !ok {
 			write(k, h[k])
 		}
@@ -617,7 +596,7 @@ func TestAIPerf013Shapes(t *testing.T) {
 		if len(ours.Timeslices) == 0 || len(theirSlices) == 0 {
 			t.Fatalf("timeslices: ours %d, theirs %d", len(ours.Timeslices), len(theirSlices))
 		}
-		ourKeys := objectKeys(t, ours.Timeslices[0])
+		ourKeys := jsontest.ObjectKeys(t, ours.Timeslices[0])
 		var theirKeys []string
 		for k := range theirSlices[0].(map[string]any) {
 			theirKeys = append(theirKeys, k)
@@ -743,8 +722,8 @@ func checkPhaseManifest(t *testing.T, ours, theirs []byte) {
 	t.Helper()
 	got := decodeNumbers(t, ours).(map[string]any)
 	want := decodeNumbers(t, theirs).(map[string]any)
-	if !slices.Equal(objectKeys(t, ours), objectKeys(t, theirs)) {
-		t.Errorf("phase_manifest keys %v, AIPerf %v", objectKeys(t, ours), objectKeys(t, theirs))
+	if !slices.Equal(jsontest.ObjectKeys(t, ours), jsontest.ObjectKeys(t, theirs)) {
+		t.Errorf("phase_manifest keys %v, AIPerf %v", jsontest.ObjectKeys(t, ours), jsontest.ObjectKeys(t, theirs))
 	}
 	if got["schema_version"] != want["schema_version"] {
 		t.Errorf("schema_version = %v, AIPerf %v", got["schema_version"], want["schema_version"])
@@ -798,12 +777,12 @@ func checkPhaseManifest(t *testing.T, ours, theirs []byte) {
 func checkPhaseSummary(t *testing.T, top, phaseFile []byte, phase string) {
 	t.Helper()
 	var wantKeys []string
-	for _, k := range objectKeys(t, top) {
+	for _, k := range jsontest.ObjectKeys(t, top) {
 		if k != "telemetry_data" && k != "warmup_metrics" {
 			wantKeys = append(wantKeys, k)
 		}
 	}
-	if got := objectKeys(t, phaseFile); !slices.Equal(got, wantKeys) {
+	if got := jsontest.ObjectKeys(t, phaseFile); !slices.Equal(got, wantKeys) {
 		t.Errorf("phases/%s keys\n got %v\nwant %v", phase, got, wantKeys)
 	}
 	main := decodeNumbers(t, top).(map[string]any)

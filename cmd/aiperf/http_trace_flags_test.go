@@ -4,6 +4,7 @@ import (
 	"bufio"
 	"bytes"
 	"encoding/json"
+	"github.com/aiperf-go/aiperf/internal/jsontest"
 	"math"
 	"os"
 	"path/filepath"
@@ -105,7 +106,7 @@ func readTracedLines(t *testing.T, dir string) []tracedLine {
 	for sc.Scan() {
 		line := append([]byte(nil), sc.Bytes()...)
 		var l tracedLine
-		l.top = objectKeys(t, line)
+		l.top = jsontest.ObjectKeys(t, line)
 		if err := json.Unmarshal(line, &l.rec); err != nil {
 			t.Fatal(err)
 		}
@@ -114,7 +115,7 @@ func readTracedLines(t *testing.T, dir string) []tracedLine {
 			t.Fatal(err)
 		}
 		if raw, ok := doc["trace_data"]; ok {
-			l.keys = objectKeys(t, raw)
+			l.keys = jsontest.ObjectKeys(t, raw)
 			if err := json.Unmarshal(raw, &l.trace); err != nil {
 				t.Fatal(err)
 			}

@@ -12,6 +12,7 @@ import (
 	"encoding/csv"
 	"encoding/json"
 	"fmt"
+	"github.com/aiperf-go/aiperf/internal/jsontest"
 	"math"
 	"os"
 	"path/filepath"
@@ -106,7 +107,7 @@ func sameShape(t *testing.T, r *profileRun, ref map[string]json.RawMessage, tag 
 	}
 	_ = json.Unmarshal(want, &wu)
 	_ = json.Unmarshal(got, &gu)
-	if wk, gk := objectKeys(t, want), objectKeys(t, got); gu.Unit != wu.Unit || !slices.Equal(gk, wk) {
+	if wk, gk := jsontest.ObjectKeys(t, want), jsontest.ObjectKeys(t, got); gu.Unit != wu.Unit || !slices.Equal(gk, wk) {
 		t.Errorf("%s: unit %q keys %v; AIPerf: unit %q keys %v", tag, gu.Unit, gk, wu.Unit, wk)
 	}
 }
@@ -361,7 +362,7 @@ func TestMetricFamiliesWithErrors(t *testing.T) {
 			t.Errorf("%s missing", tag)
 			continue
 		}
-		if keys := objectKeys(t, raw); !slices.Equal(keys, wantKeys) {
+		if keys := jsontest.ObjectKeys(t, raw); !slices.Equal(keys, wantKeys) {
 			t.Errorf("%s keys %v, want %v", tag, keys, wantKeys)
 		}
 		if failed == 3 { // AIPerf's run had 3 failures of 8: its exact shape
@@ -474,7 +475,7 @@ func TestGoodputFamily(t *testing.T) {
 	if !ok {
 		t.Fatal("good_request_fraction missing")
 	}
-	if keys := objectKeys(t, frac); !slices.Equal(keys, []string{"unit", "avg"}) {
+	if keys := jsontest.ObjectKeys(t, frac); !slices.Equal(keys, []string{"unit", "avg"}) {
 		t.Errorf("good_request_fraction keys %v", keys)
 	}
 	if s := r.mustMetric(t, "good_request_fraction"); s.Unit != "ratio" || *s.Avg != 1 {

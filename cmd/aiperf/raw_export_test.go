@@ -9,6 +9,7 @@ import (
 	"bufio"
 	"bytes"
 	"encoding/json"
+	"github.com/aiperf-go/aiperf/internal/jsontest"
 	"os"
 	"path/filepath"
 	"reflect"
@@ -48,40 +49,18 @@ type rawPacket struct {
 	Value string `json:"value"`
 }
 
-// rawObjectKeys returns the keys of a JSON object in order.
-func rawObjectKeys(t *testing.T, b []byte) []string {
-	t.Helper()
-	dec := json.NewDecoder(bytes.NewReader(b))
-	if tok, err := dec.Token(); err != nil || tok != json.Delim('{') {
-		t.Fatalf("not a JSON object: %.200s (%v)", b, err)
-	}
-	var keys []string
-	for dec.More() {
-		k, err := dec.Token()
-		if err != nil {
-			t.Fatal(err)
-		}
-		keys = append(keys, k.(string))
-		var skip json.RawMessage
-		if err := dec.Decode(&skip); err != nil {
-			t.Fatal(err)
-		}
-	}
-	return keys
-}
-
 func parseRawLine(t *testing.T, b []byte) rawLine {
 	t.Helper()
 	var l rawLine
 	if err := json.Unmarshal(b, &l); err != nil {
 		t.Fatalf("raw line does not parse: %v\n%.300s", err, b)
 	}
-	l.keys = rawObjectKeys(t, b)
+	l.keys = jsontest.ObjectKeys(t, b)
 	var top map[string]json.RawMessage
 	if err := json.Unmarshal(b, &top); err != nil {
 		t.Fatal(err)
 	}
-	l.headerKeys = rawObjectKeys(t, top["request_headers"])
+	l.headerKeys = jsontest.ObjectKeys(t, top["request_headers"])
 	return l
 }
 
@@ -172,7 +151,7 @@ func checkRawExport(t *testing.T, r *profileRun, streaming bool, osl int) []rawL
 		t.Errorf("stale warning on stderr:\n%s", r.stderr)
 	}
 	okFixture, errFixture := fixtureRaw(t, "f_chat_raw"), fixtureRaw(t, "h_chat_errors_raw")
-	metaKeys := rawObjectKeys(t, okFixture.Metadata)
+	metaKeys := jsontest.ObjectKeys(t, okFixture.Metadata)
 
 	// The metadata of each request, as profile_export.jsonl writes it.
 	jsonlMeta := map[string]json.RawMessage{}
@@ -227,7 +206,7 @@ func checkRawExport(t *testing.T, r *profileRun, streaming bool, osl int) []rawL
 		if !slices.Equal(l.keys, want) {
 			t.Errorf("keys %v, want AIPerf's %v", l.keys, want)
 		}
-		if got := rawObjectKeys(t, l.Metadata); l.Error == nil && !slices.Equal(got, metaKeys) {
+		if got := jsontest.ObjectKeys(t, l.Metadata); l.Error == nil && !slices.Equal(got, metaKeys) {
 			t.Errorf("metadata keys %v, want AIPerf's %v", got, metaKeys)
 		}
 

@@ -10,14 +10,7 @@ import (
 // slices of 1000 records, each with every metric and sweep.
 func BenchmarkSummarizeSliced100k(b *testing.B) {
 	const n = 100_000
-	info := streamingInfo()
-	acc, err := NewAccumulator(newCatalog(b, info), info)
-	if err != nil {
-		b.Fatal(err)
-	}
-	if err := acc.SetSliceDuration(time.Second); err != nil {
-		b.Fatal(err)
-	}
+	acc := slicedAccumulator(b)
 	for i := range n {
 		acc.Add(sweepBenchRecord(i))
 	}
@@ -32,6 +25,17 @@ func BenchmarkSummarizeSliced100k(b *testing.B) {
 
 // BenchmarkAddSliced is Add of one record with slicing on.
 func BenchmarkAddSliced(b *testing.B) {
+	acc := slicedAccumulator(b)
+	rm := sweepBenchRecord(0)
+	b.ReportAllocs()
+	for b.Loop() {
+		acc.Add(rm)
+	}
+}
+
+// slicedAccumulator is a streaming run's accumulator cutting 1 s slices.
+func slicedAccumulator(b *testing.B) *Accumulator {
+	b.Helper()
 	info := streamingInfo()
 	acc, err := NewAccumulator(newCatalog(b, info), info)
 	if err != nil {
@@ -40,9 +44,5 @@ func BenchmarkAddSliced(b *testing.B) {
 	if err := acc.SetSliceDuration(time.Second); err != nil {
 		b.Fatal(err)
 	}
-	rm := sweepBenchRecord(0)
-	b.ReportAllocs()
-	for b.Loop() {
-		acc.Add(rm)
-	}
+	return acc
 }

@@ -39,14 +39,21 @@ type run struct {
 
 func newRun(t testing.TB, info sdk.RunInfo, extra ...metrics.Declared) *run {
 	t.Helper()
+	acc := New()
+	if err := acc.Init(context.Background(), info); err != nil {
+		t.Fatal(err)
+	}
+	return withMetrics(t, acc, info, extra...)
+}
+
+// withMetrics tells an initialized accumulator the metrics of the built-in
+// record processor (and extra) and returns the run that feeds it.
+func withMetrics(t testing.TB, acc *Accumulator, info sdk.RunInfo, extra ...metrics.Declared) *run {
+	t.Helper()
 	proc := metricrecord.New()
 	decl := append([]metrics.Declared{{Plugin: metricrecord.Name, Specs: proc.Metrics()}}, extra...)
 	cat, err := metrics.NewCatalog(decl, info)
 	if err != nil {
-		t.Fatal(err)
-	}
-	acc := New()
-	if err := acc.Init(context.Background(), info); err != nil {
 		t.Fatal(err)
 	}
 	if err := acc.SetMetrics(cat.Specs()); err != nil {
@@ -291,18 +298,10 @@ func TestPhaseObserverSetsTheThroughputWindow(t *testing.T) {
 			if tc.early {
 				tell()
 			}
-			proc := metricrecord.New()
-			cat, err := metrics.NewCatalog([]metrics.Declared{{Plugin: metricrecord.Name, Specs: proc.Metrics()}}, info)
-			if err != nil {
-				t.Fatal(err)
-			}
-			if err := a.SetMetrics(cat.Specs()); err != nil {
-				t.Fatal(err)
-			}
+			r := withMetrics(t, a, info)
 			if !tc.early {
 				tell()
 			}
-			r := &run{t: t, cat: cat, proc: proc, acc: a}
 			// First request at 1 s, last response at 3 s: benchmark_duration 2 s.
 			r.add(record(1_000_000_000, 100_000_000, 300), record(2_750_000_000, 250_000_000, 500))
 			res := r.results()

@@ -7,7 +7,6 @@ import (
 
 	"github.com/aiperf-go/aiperf/core/metrics"
 	sdk "github.com/aiperf-go/aiperf/plugin-sdk"
-	"github.com/aiperf-go/aiperf/plugins/builtin/recordprocessor/metricrecord"
 )
 
 // slicedRun is newRun for an instance serving phase with the given
@@ -26,15 +25,7 @@ func slicedRun(t *testing.T, phase, settings string) *run {
 	if err := a.Validate(); err != nil {
 		t.Fatal(err)
 	}
-	proc := metricrecord.New()
-	cat, err := metrics.NewCatalog([]metrics.Declared{{Plugin: metricrecord.Name, Specs: proc.Metrics()}}, info)
-	if err != nil {
-		t.Fatal(err)
-	}
-	if err := a.SetMetrics(cat.Specs()); err != nil {
-		t.Fatal(err)
-	}
-	return &run{t: t, cat: cat, proc: proc, acc: a}
+	return withMetrics(t, a, info)
 }
 
 // slice_duration (--slice-duration) makes the profiling instance's results

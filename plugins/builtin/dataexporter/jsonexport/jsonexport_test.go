@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"context"
 	"encoding/json"
+	"github.com/aiperf-go/aiperf/internal/jsontest"
 	"math"
 	"os"
 	"path/filepath"
@@ -62,28 +63,6 @@ func sampleContext(dir string) *sdk.ExportContext {
 
 var seed42 = int64(42)
 
-// topKeys returns the top-level keys of a JSON object in file order.
-func topKeys(t *testing.T, data []byte) []string {
-	t.Helper()
-	dec := json.NewDecoder(bytes.NewReader(data))
-	if tok, err := dec.Token(); err != nil || tok != json.Delim('{') {
-		t.Fatalf("not an object: %v %v", tok, err)
-	}
-	var keys []string
-	for dec.More() {
-		tok, err := dec.Token()
-		if err != nil {
-			t.Fatal(err)
-		}
-		keys = append(keys, tok.(string))
-		var skip json.RawMessage
-		if err := dec.Decode(&skip); err != nil {
-			t.Fatal(err)
-		}
-	}
-	return keys
-}
-
 func TestExportWritesFileInAIPerfShape(t *testing.T) {
 	dir := t.TempDir()
 	files, err := New().Export(context.Background(), sampleContext(dir))
@@ -101,7 +80,7 @@ func TestExportWritesFileInAIPerfShape(t *testing.T) {
 	if !json.Valid(data) {
 		t.Fatalf("invalid JSON:\n%s", data)
 	}
-	gotKeys := topKeys(t, data)
+	gotKeys := jsontest.ObjectKeys(t, data)
 	// AIPerf 0.13's order: the metrics JsonExportData declares (in its
 	// order), the run facts, then the other metrics in result order.
 	wantKeys := []string{"schema_version", "aiperf_version", "benchmark_id",
@@ -177,7 +156,7 @@ func TestMetricBlocks(t *testing.T) {
 			if !ok {
 				t.Fatalf("missing %s", tc.tag)
 			}
-			if got := strings.Join(topKeys(t, raw), ","); got != tc.wantKeys {
+			if got := strings.Join(jsontest.ObjectKeys(t, raw), ","); got != tc.wantKeys {
 				t.Errorf("keys %s, want %s", got, tc.wantKeys)
 			}
 			var compact bytes.Buffer
@@ -271,7 +250,7 @@ func TestNilResultsAndDefaults(t *testing.T) {
 		t.Fatalf("path %s", files[0].Path)
 	}
 	data, _ := os.ReadFile(files[0].Path)
-	got := strings.Join(topKeys(t, data), ",")
+	got := strings.Join(jsontest.ObjectKeys(t, data), ",")
 	if got != "schema_version,telemetry_data,run_info,was_cancelled,is_complete,error_summary" {
 		t.Fatalf("keys %s", got)
 	}
@@ -326,7 +305,7 @@ func TestWarmupMetricsAndPhaseFiles(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	keys := topKeys(t, data)
+	keys := jsontest.ObjectKeys(t, data)
 	at := func(k string) int {
 		for i, key := range keys {
 			if key == k {
@@ -378,7 +357,7 @@ func TestWarmupMetricsAndPhaseFiles(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	for _, k := range topKeys(t, pdata) {
+	for _, k := range jsontest.ObjectKeys(t, pdata) {
 		if k == "telemetry_data" || k == "warmup_metrics" {
 			t.Errorf("a phase file carries %s", k)
 		}

@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"context"
 	"encoding/json"
+	"github.com/aiperf-go/aiperf/internal/jsontest"
 	"os"
 	"path/filepath"
 	"strings"
@@ -63,28 +64,6 @@ func read(t *testing.T, dir, name string) []byte {
 	return b
 }
 
-// objectKeys lists a JSON object's keys in file order.
-func objectKeys(t *testing.T, raw json.RawMessage) []string {
-	t.Helper()
-	dec := json.NewDecoder(bytes.NewReader(raw))
-	if _, err := dec.Token(); err != nil {
-		t.Fatal(err)
-	}
-	var keys []string
-	for dec.More() {
-		k, err := dec.Token()
-		if err != nil {
-			t.Fatal(err)
-		}
-		keys = append(keys, k.(string))
-		var skip json.RawMessage
-		if err := dec.Decode(&skip); err != nil {
-			t.Fatal(err)
-		}
-	}
-	return keys
-}
-
 // The JSON holds every slice in order with its bounds, is_complete false on
 // the partial one only, the exported metrics in result order (hidden ones
 // left out) and the input config.
@@ -109,7 +88,7 @@ func TestJSONLayout(t *testing.T) {
 		{"start_ns", "end_ns", "is_complete", "request_throughput", "request_latency"},
 	}
 	for i, raw := range doc.Timeslices {
-		if got := objectKeys(t, raw); strings.Join(got, ",") != strings.Join(want[i], ",") {
+		if got := jsontest.ObjectKeys(t, raw); strings.Join(got, ",") != strings.Join(want[i], ",") {
 			t.Errorf("slice %d keys %v, want %v", i, got, want[i])
 		}
 	}
