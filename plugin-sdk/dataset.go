@@ -4,8 +4,25 @@ import "context"
 
 // Turn is one user message of a conversation, before endpoint formatting.
 type Turn struct {
-	// Texts are the prompt texts of this turn, in order. Most turns have one.
+	// Texts are the prompt texts of this turn, in order. Most turns have
+	// one; a batch (--batch-size-text) has several.
 	Texts []string `json:"texts"`
+	// TextGroups are named texts beyond Texts (AIPerf's Text.name): a
+	// rankings turn carries "query" and "passages"; dataset files may name
+	// any group, which a template endpoint can address by name.
+	TextGroups []TextGroup `json:"text_groups,omitempty"`
+	// Images are the turn's images, each a data URI
+	// (data:image/jpeg;base64,...) or a URL.
+	Images []string `json:"images,omitempty"`
+	// Audios are the turn's audio clips, each "<format>,<base64>" (AIPerf's
+	// form: "wav,UklGR...") or a URL.
+	Audios []string `json:"audios,omitempty"`
+	// Videos are the turn's videos, each a data URI
+	// (data:video/webm;base64,...) or a URL.
+	Videos []string `json:"videos,omitempty"`
+	// AudioDurationS is the length in seconds of the turn's first audio
+	// clip (audio_duration and rtfx); nil when unknown.
+	AudioDurationS *float64 `json:"audio_duration_s,omitempty"`
 	// Role of the message author; "user" when empty.
 	Role string `json:"role,omitempty"`
 	// Model overrides the run's model for this turn (multi-model runs).
@@ -19,6 +36,28 @@ type Turn struct {
 	// TimestampMs is an absolute send offset for trace replay.
 	TimestampMs *float64 `json:"timestamp,omitempty"`
 }
+
+// TextGroup is a named list of texts of a turn.
+type TextGroup struct {
+	Name     string   `json:"name"`
+	Contents []string `json:"contents"`
+}
+
+// Group returns the contents of the turn's text group name (nil if none).
+func (t *Turn) Group(name string) []string {
+	for _, g := range t.TextGroups {
+		if g.Name == name {
+			return g.Contents
+		}
+	}
+	return nil
+}
+
+// Text group names AIPerf's rankings endpoints route by.
+const (
+	TextGroupQuery    = "query"
+	TextGroupPassages = "passages"
+)
 
 // IsTrace reports whether a conversation carries trace timestamps.
 func (c *Conversation) IsTrace() bool {

@@ -9,6 +9,22 @@ type EndpointMetadata struct {
 	ProducesTokens    bool   `json:"produces_tokens" yaml:"produces_tokens"`
 	TokenizesInput    bool   `json:"tokenizes_input" yaml:"tokenizes_input"`
 	MetricsTitle      string `json:"metrics_title" yaml:"metrics_title"`
+	// What the API accepts and returns beyond text (AIPerf's endpoint
+	// metadata). Supports* enable the media metrics (num_images, rtfx, ...)
+	// and tell the dataset which media a turn may carry; ProducesVideos
+	// enables the video generation metrics.
+	SupportsImages bool `json:"supports_images,omitempty" yaml:"supports_images"`
+	SupportsAudio  bool `json:"supports_audio,omitempty" yaml:"supports_audio"`
+	SupportsVideos bool `json:"supports_videos,omitempty" yaml:"supports_videos"`
+	ProducesImages bool `json:"produces_images,omitempty" yaml:"produces_images"`
+	ProducesVideos bool `json:"produces_videos,omitempty" yaml:"produces_videos"`
+	// RequiresPolling marks an asynchronous job API (AIPerf's video
+	// generation): the transport submits, then polls <url>/<id> until the
+	// job completes (TransportRequest.Poll).
+	RequiresPolling bool `json:"requires_polling,omitempty" yaml:"requires_polling"`
+	// RequiresFormData sends the payload (a JSON object) as
+	// multipart/form-data, one field per key in order.
+	RequiresFormData bool `json:"requires_form_data,omitempty" yaml:"requires_form_data"`
 }
 
 // RequestInfo is what an endpoint needs to format one request body.
@@ -25,6 +41,15 @@ type RequestInfo struct {
 	IncludeUsage bool
 	// ExtraInputs is --extra-inputs, merged into the body last (per-turn Extra after it).
 	ExtraInputs map[string]any
+}
+
+// HeaderProvider is implemented by endpoints whose API authenticates or
+// versions requests with headers of its own (Anthropic's x-api-key and
+// anthropic-version). The core calls it once per run; its headers replace
+// the "Authorization: Bearer <key>" header --api-key otherwise adds. User
+// headers (-H) still win.
+type HeaderProvider interface {
+	Headers(apiKey string) map[string]string
 }
 
 // HistoryEntry is one earlier exchange of a conversation.

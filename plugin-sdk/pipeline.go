@@ -30,6 +30,24 @@ type TransportRequest struct {
 	// ConnectionKey pins requests with the same non-empty key to their own
 	// connection (sticky user sessions).
 	ConnectionKey string
+	// FormData sends Body, a JSON object, as multipart/form-data: one field
+	// per key in order (AIPerf's _build_form_data), instead of JSON.
+	FormData bool
+	// Poll makes the request an asynchronous job (EndpointMetadata.
+	// RequiresPolling): nil for an ordinary request.
+	Poll *PollSpec
+}
+
+// PollSpec is how the transport follows an asynchronous job, as AIPerf's
+// video generation does: POST the body; the JSON answer carries "id"; GET
+// <URL>/<id> every Interval until "status" is "completed" (or "failed",
+// an error); with DownloadContent, GET the result's "url" (or
+// <URL>/<id>/content) as bytes. The record's responses are the submit
+// answer and the final poll answer; the download is not timed into them.
+// The whole job is bounded by the request timeout.
+type PollSpec struct {
+	Interval        time.Duration
+	DownloadContent bool
 }
 
 // Transport sends requests and timestamps their responses (category

@@ -147,10 +147,42 @@ type ParsedResponse struct {
 	Text      string
 	Reasoning string
 	Usage     *Usage
+	// Result is a non-text result the unit carries (embeddings, rankings,
+	// images, a video job). A unit with one counts as content, text or not.
+	Result *Result
 }
 
-// HasContent reports whether the unit carries generated text of any kind.
-func (p ParsedResponse) HasContent() bool { return p.Text != "" || p.Reasoning != "" }
+// HasContent reports whether the unit carries generated content: text,
+// reasoning or a non-text result.
+func (p ParsedResponse) HasContent() bool { return p.Text != "" || p.Reasoning != "" || p.Result != nil }
+
+// Result kinds.
+const (
+	ResultEmbeddings = "embeddings"
+	ResultRankings   = "rankings"
+	ResultImages     = "images"
+	ResultVideo      = "video"
+)
+
+// Result is what a non-text API returned in one response unit.
+type Result struct {
+	// Kind is one of the Result* kinds.
+	Kind string
+	// Count is how many items came back: vectors, ranked passages, images.
+	Count int
+	// Video is the job state of a video generation response.
+	Video *VideoJob
+}
+
+// VideoJob is a video generation job as its API reports it.
+type VideoJob struct {
+	ID     string
+	Status string
+	// InferenceTimeS and PeakMemoryMB feed video_inference_time and
+	// video_peak_memory; nil when the server does not report them.
+	InferenceTimeS *float64
+	PeakMemoryMB   *float64
+}
 
 // ParsedRecord is a request record with its responses parsed and its token
 // counts filled in. Nil counts are absent (never zero by default).

@@ -6,15 +6,10 @@ import (
 	sdk "github.com/aiperf-go/aiperf/plugin-sdk"
 )
 
-// alwaysDisallowed are capabilities this build never has: the endpoint
-// metadata has no audio/image/video switches, so metrics needing them never
-// run (AIPerf disallows them the same way when the capability is off).
+// alwaysDisallowed are capabilities this build never has (none today).
 // HTTP_TRACE_ONLY metrics run: the http transport always traces, as AIPerf's
-// aiohttp transport does. USAGE_DIFF_ONLY metrics run: AIPerf
-// disallows them only with --use-server-token-count, which RunInfo does not
-// carry yet (docs/METRICS.md §9).
-const alwaysDisallowed = sdk.FlagSupportsAudioOnly | sdk.FlagSupportsImageOnly |
-	sdk.FlagSupportsVideoOnly | sdk.FlagProducesVideoOnly
+// aiohttp transport does.
+const alwaysDisallowed sdk.MetricFlags = 0
 
 // DisallowedFlags turns run facts into the flags a metric must not carry to
 // run (AIPerf base_metrics_processor): produces_tokens=false disallows
@@ -23,6 +18,21 @@ const alwaysDisallowed = sdk.FlagSupportsAudioOnly | sdk.FlagSupportsImageOnly |
 // GOODPUT.
 func DisallowedFlags(info sdk.RunInfo) sdk.MetricFlags {
 	d := alwaysDisallowed
+	// The endpoint's media capabilities (AIPerf: supports_audio,
+	// supports_images, supports_videos, produces_videos).
+	for _, c := range []struct {
+		on   bool
+		flag sdk.MetricFlags
+	}{
+		{info.Endpoint.SupportsAudio, sdk.FlagSupportsAudioOnly},
+		{info.Endpoint.SupportsImages, sdk.FlagSupportsImageOnly},
+		{info.Endpoint.SupportsVideos, sdk.FlagSupportsVideoOnly},
+		{info.Endpoint.ProducesVideos, sdk.FlagProducesVideoOnly},
+	} {
+		if !c.on {
+			d |= c.flag
+		}
+	}
 	if !info.Endpoint.ProducesTokens {
 		d |= sdk.FlagProducesTokensOnly
 	}
@@ -66,8 +76,11 @@ func (c *Catalog) notApplicableReason(id metricID, disallowed sdk.MetricFlags, o
 	if blocked&sdk.FlagGoodput != 0 {
 		why = append(why, "no goodput SLOs are configured")
 	}
-	if blocked&alwaysDisallowed != 0 {
-		why = append(why, "it needs a capability this run does not have")
+	if blocked&(sdk.FlagSupportsAudioOnly|sdk.FlagSupportsImageOnly|sdk.FlagSupportsVideoOnly) != 0 {
+		why = append(why, "the endpoint does not accept that kind of media input")
+	}
+	if blocked&sdk.FlagProducesVideoOnly != 0 {
+		why = append(why, "the endpoint does not generate video")
 	}
 	if len(why) == 0 {
 		for i, r := range e.reqs {

@@ -48,7 +48,9 @@ func fromJSONObject(b []byte) (map[string]any, error) {
 func FromEndpointMetadata(m sdk.EndpointMetadata) *EndpointMetadata {
 	return &EndpointMetadata{EndpointPath: m.EndpointPath, StreamingPath: m.StreamingPath, ServiceKind: m.ServiceKind,
 		SupportsStreaming: m.SupportsStreaming, ProducesTokens: m.ProducesTokens, TokenizesInput: m.TokenizesInput,
-		MetricsTitle: m.MetricsTitle}
+		MetricsTitle: m.MetricsTitle, SupportsImages: m.SupportsImages, SupportsAudio: m.SupportsAudio,
+		SupportsVideos: m.SupportsVideos, ProducesImages: m.ProducesImages, ProducesVideos: m.ProducesVideos,
+		RequiresPolling: m.RequiresPolling, RequiresFormData: m.RequiresFormData}
 }
 
 // ToEndpointMetadata converts protocol endpoint metadata.
@@ -58,7 +60,9 @@ func ToEndpointMetadata(m *EndpointMetadata) sdk.EndpointMetadata {
 	}
 	return sdk.EndpointMetadata{EndpointPath: m.EndpointPath, StreamingPath: m.StreamingPath, ServiceKind: m.ServiceKind,
 		SupportsStreaming: m.SupportsStreaming, ProducesTokens: m.ProducesTokens, TokenizesInput: m.TokenizesInput,
-		MetricsTitle: m.MetricsTitle}
+		MetricsTitle: m.MetricsTitle, SupportsImages: m.SupportsImages, SupportsAudio: m.SupportsAudio,
+		SupportsVideos: m.SupportsVideos, ProducesImages: m.ProducesImages, ProducesVideos: m.ProducesVideos,
+		RequiresPolling: m.RequiresPolling, RequiresFormData: m.RequiresFormData}
 }
 
 // FromTurn converts an sdk turn.
@@ -67,8 +71,13 @@ func FromTurn(t sdk.Turn) (*Turn, error) {
 	if err != nil {
 		return nil, err
 	}
-	return &Turn{Texts: t.Texts, Role: t.Role, Model: t.Model, MaxTokens: i64p(t.MaxTokens), ExtraJson: extra,
-		DelayMs: t.DelayMs, TimestampMs: t.TimestampMs}, nil
+	out := &Turn{Texts: t.Texts, Role: t.Role, Model: t.Model, MaxTokens: i64p(t.MaxTokens), ExtraJson: extra,
+		DelayMs: t.DelayMs, TimestampMs: t.TimestampMs, Images: t.Images, Audios: t.Audios, Videos: t.Videos,
+		AudioDurationS: t.AudioDurationS}
+	for _, g := range t.TextGroups {
+		out.TextGroups = append(out.TextGroups, &TextGroup{Name: g.Name, Contents: g.Contents})
+	}
+	return out, nil
 }
 
 // ToTurn converts a protocol turn.
@@ -80,8 +89,13 @@ func ToTurn(t *Turn) (sdk.Turn, error) {
 	if err != nil {
 		return sdk.Turn{}, err
 	}
-	return sdk.Turn{Texts: t.Texts, Role: t.Role, Model: t.Model, MaxTokens: intp(t.MaxTokens), Extra: extra,
-		DelayMs: t.DelayMs, TimestampMs: t.TimestampMs}, nil
+	out := sdk.Turn{Texts: t.Texts, Role: t.Role, Model: t.Model, MaxTokens: intp(t.MaxTokens), Extra: extra,
+		DelayMs: t.DelayMs, TimestampMs: t.TimestampMs, Images: t.Images, Audios: t.Audios, Videos: t.Videos,
+		AudioDurationS: t.AudioDurationS}
+	for _, g := range t.TextGroups {
+		out.TextGroups = append(out.TextGroups, sdk.TextGroup{Name: g.GetName(), Contents: g.GetContents()})
+	}
+	return out, nil
 }
 
 // FromRequestInfo converts an sdk request info.
@@ -140,7 +154,34 @@ func ToUsage(u *Usage) *sdk.Usage {
 
 // FromParsedResponse converts an sdk parsed response.
 func FromParsedResponse(p sdk.ParsedResponse) *ParsedResponse {
-	return &ParsedResponse{PerfNs: p.PerfNs, Text: p.Text, Reasoning: p.Reasoning, Usage: FromUsage(p.Usage)}
+	return &ParsedResponse{PerfNs: p.PerfNs, Text: p.Text, Reasoning: p.Reasoning, Usage: FromUsage(p.Usage),
+		Result: FromResult(p.Result)}
+}
+
+// FromResult converts a non-text result (nil stays nil).
+func FromResult(r *sdk.Result) *Result {
+	if r == nil {
+		return nil
+	}
+	out := &Result{Kind: r.Kind, Count: int64(r.Count)}
+	if v := r.Video; v != nil {
+		out.VideoId, out.VideoStatus = v.ID, v.Status
+		out.VideoInferenceTimeS, out.VideoPeakMemoryMb = v.InferenceTimeS, v.PeakMemoryMB
+	}
+	return out
+}
+
+// ToResult converts a protocol result (nil stays nil).
+func ToResult(r *Result) *sdk.Result {
+	if r == nil {
+		return nil
+	}
+	out := &sdk.Result{Kind: r.GetKind(), Count: int(r.GetCount())}
+	if r.GetKind() == sdk.ResultVideo || r.GetVideoId() != "" || r.GetVideoStatus() != "" {
+		out.Video = &sdk.VideoJob{ID: r.GetVideoId(), Status: r.GetVideoStatus(),
+			InferenceTimeS: r.VideoInferenceTimeS, PeakMemoryMB: r.VideoPeakMemoryMb}
+	}
+	return out
 }
 
 // ToParsedResponse converts a protocol parsed response.
@@ -148,7 +189,8 @@ func ToParsedResponse(p *ParsedResponse) sdk.ParsedResponse {
 	if p == nil {
 		return sdk.ParsedResponse{}
 	}
-	return sdk.ParsedResponse{PerfNs: p.PerfNs, Text: p.Text, Reasoning: p.Reasoning, Usage: ToUsage(p.Usage)}
+	return sdk.ParsedResponse{PerfNs: p.PerfNs, Text: p.Text, Reasoning: p.Reasoning, Usage: ToUsage(p.Usage),
+		Result: ToResult(p.Result)}
 }
 
 // FromRecord converts an sdk request record (raw responses are not carried:

@@ -398,6 +398,13 @@ type EndpointMetadata struct {
 	ProducesTokens    bool                   `protobuf:"varint,5,opt,name=produces_tokens,json=producesTokens,proto3" json:"produces_tokens,omitempty"`
 	TokenizesInput    bool                   `protobuf:"varint,6,opt,name=tokenizes_input,json=tokenizesInput,proto3" json:"tokenizes_input,omitempty"`
 	MetricsTitle      string                 `protobuf:"bytes,7,opt,name=metrics_title,json=metricsTitle,proto3" json:"metrics_title,omitempty"`
+	SupportsImages    bool                   `protobuf:"varint,8,opt,name=supports_images,json=supportsImages,proto3" json:"supports_images,omitempty"`
+	SupportsAudio     bool                   `protobuf:"varint,9,opt,name=supports_audio,json=supportsAudio,proto3" json:"supports_audio,omitempty"`
+	SupportsVideos    bool                   `protobuf:"varint,10,opt,name=supports_videos,json=supportsVideos,proto3" json:"supports_videos,omitempty"`
+	ProducesImages    bool                   `protobuf:"varint,11,opt,name=produces_images,json=producesImages,proto3" json:"produces_images,omitempty"`
+	ProducesVideos    bool                   `protobuf:"varint,12,opt,name=produces_videos,json=producesVideos,proto3" json:"produces_videos,omitempty"`
+	RequiresPolling   bool                   `protobuf:"varint,13,opt,name=requires_polling,json=requiresPolling,proto3" json:"requires_polling,omitempty"`
+	RequiresFormData  bool                   `protobuf:"varint,14,opt,name=requires_form_data,json=requiresFormData,proto3" json:"requires_form_data,omitempty"`
 	unknownFields     protoimpl.UnknownFields
 	sizeCache         protoimpl.SizeCache
 }
@@ -481,6 +488,55 @@ func (x *EndpointMetadata) GetMetricsTitle() string {
 	return ""
 }
 
+func (x *EndpointMetadata) GetSupportsImages() bool {
+	if x != nil {
+		return x.SupportsImages
+	}
+	return false
+}
+
+func (x *EndpointMetadata) GetSupportsAudio() bool {
+	if x != nil {
+		return x.SupportsAudio
+	}
+	return false
+}
+
+func (x *EndpointMetadata) GetSupportsVideos() bool {
+	if x != nil {
+		return x.SupportsVideos
+	}
+	return false
+}
+
+func (x *EndpointMetadata) GetProducesImages() bool {
+	if x != nil {
+		return x.ProducesImages
+	}
+	return false
+}
+
+func (x *EndpointMetadata) GetProducesVideos() bool {
+	if x != nil {
+		return x.ProducesVideos
+	}
+	return false
+}
+
+func (x *EndpointMetadata) GetRequiresPolling() bool {
+	if x != nil {
+		return x.RequiresPolling
+	}
+	return false
+}
+
+func (x *EndpointMetadata) GetRequiresFormData() bool {
+	if x != nil {
+		return x.RequiresFormData
+	}
+	return false
+}
+
 type Turn struct {
 	state     protoimpl.MessageState `protogen:"open.v1"`
 	Texts     []string               `protobuf:"bytes,1,rep,name=texts,proto3" json:"texts,omitempty"`
@@ -488,11 +544,17 @@ type Turn struct {
 	Model     string                 `protobuf:"bytes,3,opt,name=model,proto3" json:"model,omitempty"`
 	MaxTokens *int64                 `protobuf:"varint,4,opt,name=max_tokens,json=maxTokens,proto3,oneof" json:"max_tokens,omitempty"`
 	// Per-turn payload extras as a JSON object.
-	ExtraJson     []byte   `protobuf:"bytes,5,opt,name=extra_json,json=extraJson,proto3" json:"extra_json,omitempty"`
-	DelayMs       *float64 `protobuf:"fixed64,6,opt,name=delay_ms,json=delayMs,proto3,oneof" json:"delay_ms,omitempty"`
-	TimestampMs   *float64 `protobuf:"fixed64,7,opt,name=timestamp_ms,json=timestampMs,proto3,oneof" json:"timestamp_ms,omitempty"`
-	unknownFields protoimpl.UnknownFields
-	sizeCache     protoimpl.SizeCache
+	ExtraJson   []byte       `protobuf:"bytes,5,opt,name=extra_json,json=extraJson,proto3" json:"extra_json,omitempty"`
+	DelayMs     *float64     `protobuf:"fixed64,6,opt,name=delay_ms,json=delayMs,proto3,oneof" json:"delay_ms,omitempty"`
+	TimestampMs *float64     `protobuf:"fixed64,7,opt,name=timestamp_ms,json=timestampMs,proto3,oneof" json:"timestamp_ms,omitempty"`
+	TextGroups  []*TextGroup `protobuf:"bytes,8,rep,name=text_groups,json=textGroups,proto3" json:"text_groups,omitempty"`
+	// Data URIs or URLs; audio as "<format>,<base64>" or a URL.
+	Images         []string `protobuf:"bytes,9,rep,name=images,proto3" json:"images,omitempty"`
+	Audios         []string `protobuf:"bytes,10,rep,name=audios,proto3" json:"audios,omitempty"`
+	Videos         []string `protobuf:"bytes,11,rep,name=videos,proto3" json:"videos,omitempty"`
+	AudioDurationS *float64 `protobuf:"fixed64,12,opt,name=audio_duration_s,json=audioDurationS,proto3,oneof" json:"audio_duration_s,omitempty"`
+	unknownFields  protoimpl.UnknownFields
+	sizeCache      protoimpl.SizeCache
 }
 
 func (x *Turn) Reset() {
@@ -574,6 +636,93 @@ func (x *Turn) GetTimestampMs() float64 {
 	return 0
 }
 
+func (x *Turn) GetTextGroups() []*TextGroup {
+	if x != nil {
+		return x.TextGroups
+	}
+	return nil
+}
+
+func (x *Turn) GetImages() []string {
+	if x != nil {
+		return x.Images
+	}
+	return nil
+}
+
+func (x *Turn) GetAudios() []string {
+	if x != nil {
+		return x.Audios
+	}
+	return nil
+}
+
+func (x *Turn) GetVideos() []string {
+	if x != nil {
+		return x.Videos
+	}
+	return nil
+}
+
+func (x *Turn) GetAudioDurationS() float64 {
+	if x != nil && x.AudioDurationS != nil {
+		return *x.AudioDurationS
+	}
+	return 0
+}
+
+type TextGroup struct {
+	state         protoimpl.MessageState `protogen:"open.v1"`
+	Name          string                 `protobuf:"bytes,1,opt,name=name,proto3" json:"name,omitempty"`
+	Contents      []string               `protobuf:"bytes,2,rep,name=contents,proto3" json:"contents,omitempty"`
+	unknownFields protoimpl.UnknownFields
+	sizeCache     protoimpl.SizeCache
+}
+
+func (x *TextGroup) Reset() {
+	*x = TextGroup{}
+	mi := &file_aiperf_plugin_v1_plugin_proto_msgTypes[7]
+	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+	ms.StoreMessageInfo(mi)
+}
+
+func (x *TextGroup) String() string {
+	return protoimpl.X.MessageStringOf(x)
+}
+
+func (*TextGroup) ProtoMessage() {}
+
+func (x *TextGroup) ProtoReflect() protoreflect.Message {
+	mi := &file_aiperf_plugin_v1_plugin_proto_msgTypes[7]
+	if x != nil {
+		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+		if ms.LoadMessageInfo() == nil {
+			ms.StoreMessageInfo(mi)
+		}
+		return ms
+	}
+	return mi.MessageOf(x)
+}
+
+// Deprecated: Use TextGroup.ProtoReflect.Descriptor instead.
+func (*TextGroup) Descriptor() ([]byte, []int) {
+	return file_aiperf_plugin_v1_plugin_proto_rawDescGZIP(), []int{7}
+}
+
+func (x *TextGroup) GetName() string {
+	if x != nil {
+		return x.Name
+	}
+	return ""
+}
+
+func (x *TextGroup) GetContents() []string {
+	if x != nil {
+		return x.Contents
+	}
+	return nil
+}
+
 type HistoryEntry struct {
 	state         protoimpl.MessageState `protogen:"open.v1"`
 	Role          string                 `protobuf:"bytes,1,opt,name=role,proto3" json:"role,omitempty"`
@@ -584,7 +733,7 @@ type HistoryEntry struct {
 
 func (x *HistoryEntry) Reset() {
 	*x = HistoryEntry{}
-	mi := &file_aiperf_plugin_v1_plugin_proto_msgTypes[7]
+	mi := &file_aiperf_plugin_v1_plugin_proto_msgTypes[8]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -596,7 +745,7 @@ func (x *HistoryEntry) String() string {
 func (*HistoryEntry) ProtoMessage() {}
 
 func (x *HistoryEntry) ProtoReflect() protoreflect.Message {
-	mi := &file_aiperf_plugin_v1_plugin_proto_msgTypes[7]
+	mi := &file_aiperf_plugin_v1_plugin_proto_msgTypes[8]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -609,7 +758,7 @@ func (x *HistoryEntry) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use HistoryEntry.ProtoReflect.Descriptor instead.
 func (*HistoryEntry) Descriptor() ([]byte, []int) {
-	return file_aiperf_plugin_v1_plugin_proto_rawDescGZIP(), []int{7}
+	return file_aiperf_plugin_v1_plugin_proto_rawDescGZIP(), []int{8}
 }
 
 func (x *HistoryEntry) GetRole() string {
@@ -642,7 +791,7 @@ type RequestInfo struct {
 
 func (x *RequestInfo) Reset() {
 	*x = RequestInfo{}
-	mi := &file_aiperf_plugin_v1_plugin_proto_msgTypes[8]
+	mi := &file_aiperf_plugin_v1_plugin_proto_msgTypes[9]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -654,7 +803,7 @@ func (x *RequestInfo) String() string {
 func (*RequestInfo) ProtoMessage() {}
 
 func (x *RequestInfo) ProtoReflect() protoreflect.Message {
-	mi := &file_aiperf_plugin_v1_plugin_proto_msgTypes[8]
+	mi := &file_aiperf_plugin_v1_plugin_proto_msgTypes[9]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -667,7 +816,7 @@ func (x *RequestInfo) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use RequestInfo.ProtoReflect.Descriptor instead.
 func (*RequestInfo) Descriptor() ([]byte, []int) {
-	return file_aiperf_plugin_v1_plugin_proto_rawDescGZIP(), []int{8}
+	return file_aiperf_plugin_v1_plugin_proto_rawDescGZIP(), []int{9}
 }
 
 func (x *RequestInfo) GetModel() string {
@@ -728,7 +877,7 @@ type FormatPayloadResponse struct {
 
 func (x *FormatPayloadResponse) Reset() {
 	*x = FormatPayloadResponse{}
-	mi := &file_aiperf_plugin_v1_plugin_proto_msgTypes[9]
+	mi := &file_aiperf_plugin_v1_plugin_proto_msgTypes[10]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -740,7 +889,7 @@ func (x *FormatPayloadResponse) String() string {
 func (*FormatPayloadResponse) ProtoMessage() {}
 
 func (x *FormatPayloadResponse) ProtoReflect() protoreflect.Message {
-	mi := &file_aiperf_plugin_v1_plugin_proto_msgTypes[9]
+	mi := &file_aiperf_plugin_v1_plugin_proto_msgTypes[10]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -753,7 +902,7 @@ func (x *FormatPayloadResponse) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use FormatPayloadResponse.ProtoReflect.Descriptor instead.
 func (*FormatPayloadResponse) Descriptor() ([]byte, []int) {
-	return file_aiperf_plugin_v1_plugin_proto_rawDescGZIP(), []int{9}
+	return file_aiperf_plugin_v1_plugin_proto_rawDescGZIP(), []int{10}
 }
 
 func (x *FormatPayloadResponse) GetPayload() []byte {
@@ -775,7 +924,7 @@ type Usage struct {
 
 func (x *Usage) Reset() {
 	*x = Usage{}
-	mi := &file_aiperf_plugin_v1_plugin_proto_msgTypes[10]
+	mi := &file_aiperf_plugin_v1_plugin_proto_msgTypes[11]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -787,7 +936,7 @@ func (x *Usage) String() string {
 func (*Usage) ProtoMessage() {}
 
 func (x *Usage) ProtoReflect() protoreflect.Message {
-	mi := &file_aiperf_plugin_v1_plugin_proto_msgTypes[10]
+	mi := &file_aiperf_plugin_v1_plugin_proto_msgTypes[11]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -800,7 +949,7 @@ func (x *Usage) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use Usage.ProtoReflect.Descriptor instead.
 func (*Usage) Descriptor() ([]byte, []int) {
-	return file_aiperf_plugin_v1_plugin_proto_rawDescGZIP(), []int{10}
+	return file_aiperf_plugin_v1_plugin_proto_rawDescGZIP(), []int{11}
 }
 
 func (x *Usage) GetPromptTokens() int64 {
@@ -843,7 +992,7 @@ type ResponseUnit struct {
 
 func (x *ResponseUnit) Reset() {
 	*x = ResponseUnit{}
-	mi := &file_aiperf_plugin_v1_plugin_proto_msgTypes[11]
+	mi := &file_aiperf_plugin_v1_plugin_proto_msgTypes[12]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -855,7 +1004,7 @@ func (x *ResponseUnit) String() string {
 func (*ResponseUnit) ProtoMessage() {}
 
 func (x *ResponseUnit) ProtoReflect() protoreflect.Message {
-	mi := &file_aiperf_plugin_v1_plugin_proto_msgTypes[11]
+	mi := &file_aiperf_plugin_v1_plugin_proto_msgTypes[12]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -868,7 +1017,7 @@ func (x *ResponseUnit) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use ResponseUnit.ProtoReflect.Descriptor instead.
 func (*ResponseUnit) Descriptor() ([]byte, []int) {
-	return file_aiperf_plugin_v1_plugin_proto_rawDescGZIP(), []int{11}
+	return file_aiperf_plugin_v1_plugin_proto_rawDescGZIP(), []int{12}
 }
 
 func (x *ResponseUnit) GetPerfNs() int64 {
@@ -893,18 +1042,20 @@ func (x *ResponseUnit) GetData() []byte {
 }
 
 type ParsedResponse struct {
-	state         protoimpl.MessageState `protogen:"open.v1"`
-	PerfNs        int64                  `protobuf:"varint,1,opt,name=perf_ns,json=perfNs,proto3" json:"perf_ns,omitempty"`
-	Text          string                 `protobuf:"bytes,2,opt,name=text,proto3" json:"text,omitempty"`
-	Reasoning     string                 `protobuf:"bytes,3,opt,name=reasoning,proto3" json:"reasoning,omitempty"`
-	Usage         *Usage                 `protobuf:"bytes,4,opt,name=usage,proto3" json:"usage,omitempty"`
+	state     protoimpl.MessageState `protogen:"open.v1"`
+	PerfNs    int64                  `protobuf:"varint,1,opt,name=perf_ns,json=perfNs,proto3" json:"perf_ns,omitempty"`
+	Text      string                 `protobuf:"bytes,2,opt,name=text,proto3" json:"text,omitempty"`
+	Reasoning string                 `protobuf:"bytes,3,opt,name=reasoning,proto3" json:"reasoning,omitempty"`
+	Usage     *Usage                 `protobuf:"bytes,4,opt,name=usage,proto3" json:"usage,omitempty"`
+	// A non-text result (embeddings, rankings, images, a video job).
+	Result        *Result `protobuf:"bytes,5,opt,name=result,proto3" json:"result,omitempty"`
 	unknownFields protoimpl.UnknownFields
 	sizeCache     protoimpl.SizeCache
 }
 
 func (x *ParsedResponse) Reset() {
 	*x = ParsedResponse{}
-	mi := &file_aiperf_plugin_v1_plugin_proto_msgTypes[12]
+	mi := &file_aiperf_plugin_v1_plugin_proto_msgTypes[13]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -916,7 +1067,7 @@ func (x *ParsedResponse) String() string {
 func (*ParsedResponse) ProtoMessage() {}
 
 func (x *ParsedResponse) ProtoReflect() protoreflect.Message {
-	mi := &file_aiperf_plugin_v1_plugin_proto_msgTypes[12]
+	mi := &file_aiperf_plugin_v1_plugin_proto_msgTypes[13]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -929,7 +1080,7 @@ func (x *ParsedResponse) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use ParsedResponse.ProtoReflect.Descriptor instead.
 func (*ParsedResponse) Descriptor() ([]byte, []int) {
-	return file_aiperf_plugin_v1_plugin_proto_rawDescGZIP(), []int{12}
+	return file_aiperf_plugin_v1_plugin_proto_rawDescGZIP(), []int{13}
 }
 
 func (x *ParsedResponse) GetPerfNs() int64 {
@@ -960,6 +1111,98 @@ func (x *ParsedResponse) GetUsage() *Usage {
 	return nil
 }
 
+func (x *ParsedResponse) GetResult() *Result {
+	if x != nil {
+		return x.Result
+	}
+	return nil
+}
+
+type Result struct {
+	state protoimpl.MessageState `protogen:"open.v1"`
+	// embeddings, rankings, images or video.
+	Kind                string   `protobuf:"bytes,1,opt,name=kind,proto3" json:"kind,omitempty"`
+	Count               int64    `protobuf:"varint,2,opt,name=count,proto3" json:"count,omitempty"`
+	VideoId             string   `protobuf:"bytes,3,opt,name=video_id,json=videoId,proto3" json:"video_id,omitempty"`
+	VideoStatus         string   `protobuf:"bytes,4,opt,name=video_status,json=videoStatus,proto3" json:"video_status,omitempty"`
+	VideoInferenceTimeS *float64 `protobuf:"fixed64,5,opt,name=video_inference_time_s,json=videoInferenceTimeS,proto3,oneof" json:"video_inference_time_s,omitempty"`
+	VideoPeakMemoryMb   *float64 `protobuf:"fixed64,6,opt,name=video_peak_memory_mb,json=videoPeakMemoryMb,proto3,oneof" json:"video_peak_memory_mb,omitempty"`
+	unknownFields       protoimpl.UnknownFields
+	sizeCache           protoimpl.SizeCache
+}
+
+func (x *Result) Reset() {
+	*x = Result{}
+	mi := &file_aiperf_plugin_v1_plugin_proto_msgTypes[14]
+	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+	ms.StoreMessageInfo(mi)
+}
+
+func (x *Result) String() string {
+	return protoimpl.X.MessageStringOf(x)
+}
+
+func (*Result) ProtoMessage() {}
+
+func (x *Result) ProtoReflect() protoreflect.Message {
+	mi := &file_aiperf_plugin_v1_plugin_proto_msgTypes[14]
+	if x != nil {
+		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+		if ms.LoadMessageInfo() == nil {
+			ms.StoreMessageInfo(mi)
+		}
+		return ms
+	}
+	return mi.MessageOf(x)
+}
+
+// Deprecated: Use Result.ProtoReflect.Descriptor instead.
+func (*Result) Descriptor() ([]byte, []int) {
+	return file_aiperf_plugin_v1_plugin_proto_rawDescGZIP(), []int{14}
+}
+
+func (x *Result) GetKind() string {
+	if x != nil {
+		return x.Kind
+	}
+	return ""
+}
+
+func (x *Result) GetCount() int64 {
+	if x != nil {
+		return x.Count
+	}
+	return 0
+}
+
+func (x *Result) GetVideoId() string {
+	if x != nil {
+		return x.VideoId
+	}
+	return ""
+}
+
+func (x *Result) GetVideoStatus() string {
+	if x != nil {
+		return x.VideoStatus
+	}
+	return ""
+}
+
+func (x *Result) GetVideoInferenceTimeS() float64 {
+	if x != nil && x.VideoInferenceTimeS != nil {
+		return *x.VideoInferenceTimeS
+	}
+	return 0
+}
+
+func (x *Result) GetVideoPeakMemoryMb() float64 {
+	if x != nil && x.VideoPeakMemoryMb != nil {
+		return *x.VideoPeakMemoryMb
+	}
+	return 0
+}
+
 type ParseRecordRequest struct {
 	state         protoimpl.MessageState `protogen:"open.v1"`
 	Units         []*ResponseUnit        `protobuf:"bytes,1,rep,name=units,proto3" json:"units,omitempty"`
@@ -969,7 +1212,7 @@ type ParseRecordRequest struct {
 
 func (x *ParseRecordRequest) Reset() {
 	*x = ParseRecordRequest{}
-	mi := &file_aiperf_plugin_v1_plugin_proto_msgTypes[13]
+	mi := &file_aiperf_plugin_v1_plugin_proto_msgTypes[15]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -981,7 +1224,7 @@ func (x *ParseRecordRequest) String() string {
 func (*ParseRecordRequest) ProtoMessage() {}
 
 func (x *ParseRecordRequest) ProtoReflect() protoreflect.Message {
-	mi := &file_aiperf_plugin_v1_plugin_proto_msgTypes[13]
+	mi := &file_aiperf_plugin_v1_plugin_proto_msgTypes[15]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -994,7 +1237,7 @@ func (x *ParseRecordRequest) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use ParseRecordRequest.ProtoReflect.Descriptor instead.
 func (*ParseRecordRequest) Descriptor() ([]byte, []int) {
-	return file_aiperf_plugin_v1_plugin_proto_rawDescGZIP(), []int{13}
+	return file_aiperf_plugin_v1_plugin_proto_rawDescGZIP(), []int{15}
 }
 
 func (x *ParseRecordRequest) GetUnits() []*ResponseUnit {
@@ -1016,7 +1259,7 @@ type ParseRecordResponse struct {
 
 func (x *ParseRecordResponse) Reset() {
 	*x = ParseRecordResponse{}
-	mi := &file_aiperf_plugin_v1_plugin_proto_msgTypes[14]
+	mi := &file_aiperf_plugin_v1_plugin_proto_msgTypes[16]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -1028,7 +1271,7 @@ func (x *ParseRecordResponse) String() string {
 func (*ParseRecordResponse) ProtoMessage() {}
 
 func (x *ParseRecordResponse) ProtoReflect() protoreflect.Message {
-	mi := &file_aiperf_plugin_v1_plugin_proto_msgTypes[14]
+	mi := &file_aiperf_plugin_v1_plugin_proto_msgTypes[16]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -1041,7 +1284,7 @@ func (x *ParseRecordResponse) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use ParseRecordResponse.ProtoReflect.Descriptor instead.
 func (*ParseRecordResponse) Descriptor() ([]byte, []int) {
-	return file_aiperf_plugin_v1_plugin_proto_rawDescGZIP(), []int{14}
+	return file_aiperf_plugin_v1_plugin_proto_rawDescGZIP(), []int{16}
 }
 
 func (x *ParseRecordResponse) GetResponses() []*ParsedResponse {
@@ -1069,7 +1312,7 @@ type ErrorDetails struct {
 
 func (x *ErrorDetails) Reset() {
 	*x = ErrorDetails{}
-	mi := &file_aiperf_plugin_v1_plugin_proto_msgTypes[15]
+	mi := &file_aiperf_plugin_v1_plugin_proto_msgTypes[17]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -1081,7 +1324,7 @@ func (x *ErrorDetails) String() string {
 func (*ErrorDetails) ProtoMessage() {}
 
 func (x *ErrorDetails) ProtoReflect() protoreflect.Message {
-	mi := &file_aiperf_plugin_v1_plugin_proto_msgTypes[15]
+	mi := &file_aiperf_plugin_v1_plugin_proto_msgTypes[17]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -1094,7 +1337,7 @@ func (x *ErrorDetails) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use ErrorDetails.ProtoReflect.Descriptor instead.
 func (*ErrorDetails) Descriptor() ([]byte, []int) {
-	return file_aiperf_plugin_v1_plugin_proto_rawDescGZIP(), []int{15}
+	return file_aiperf_plugin_v1_plugin_proto_rawDescGZIP(), []int{17}
 }
 
 func (x *ErrorDetails) GetCode() int32 {
@@ -1144,7 +1387,7 @@ type RequestRecord struct {
 
 func (x *RequestRecord) Reset() {
 	*x = RequestRecord{}
-	mi := &file_aiperf_plugin_v1_plugin_proto_msgTypes[16]
+	mi := &file_aiperf_plugin_v1_plugin_proto_msgTypes[18]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -1156,7 +1399,7 @@ func (x *RequestRecord) String() string {
 func (*RequestRecord) ProtoMessage() {}
 
 func (x *RequestRecord) ProtoReflect() protoreflect.Message {
-	mi := &file_aiperf_plugin_v1_plugin_proto_msgTypes[16]
+	mi := &file_aiperf_plugin_v1_plugin_proto_msgTypes[18]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -1169,7 +1412,7 @@ func (x *RequestRecord) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use RequestRecord.ProtoReflect.Descriptor instead.
 func (*RequestRecord) Descriptor() ([]byte, []int) {
-	return file_aiperf_plugin_v1_plugin_proto_rawDescGZIP(), []int{16}
+	return file_aiperf_plugin_v1_plugin_proto_rawDescGZIP(), []int{18}
 }
 
 func (x *RequestRecord) GetConversationId() string {
@@ -1313,7 +1556,7 @@ type ParsedRecord struct {
 
 func (x *ParsedRecord) Reset() {
 	*x = ParsedRecord{}
-	mi := &file_aiperf_plugin_v1_plugin_proto_msgTypes[17]
+	mi := &file_aiperf_plugin_v1_plugin_proto_msgTypes[19]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -1325,7 +1568,7 @@ func (x *ParsedRecord) String() string {
 func (*ParsedRecord) ProtoMessage() {}
 
 func (x *ParsedRecord) ProtoReflect() protoreflect.Message {
-	mi := &file_aiperf_plugin_v1_plugin_proto_msgTypes[17]
+	mi := &file_aiperf_plugin_v1_plugin_proto_msgTypes[19]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -1338,7 +1581,7 @@ func (x *ParsedRecord) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use ParsedRecord.ProtoReflect.Descriptor instead.
 func (*ParsedRecord) Descriptor() ([]byte, []int) {
-	return file_aiperf_plugin_v1_plugin_proto_rawDescGZIP(), []int{17}
+	return file_aiperf_plugin_v1_plugin_proto_rawDescGZIP(), []int{19}
 }
 
 func (x *ParsedRecord) GetRecord() *RequestRecord {
@@ -1401,7 +1644,7 @@ type MetricValue struct {
 
 func (x *MetricValue) Reset() {
 	*x = MetricValue{}
-	mi := &file_aiperf_plugin_v1_plugin_proto_msgTypes[18]
+	mi := &file_aiperf_plugin_v1_plugin_proto_msgTypes[20]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -1413,7 +1656,7 @@ func (x *MetricValue) String() string {
 func (*MetricValue) ProtoMessage() {}
 
 func (x *MetricValue) ProtoReflect() protoreflect.Message {
-	mi := &file_aiperf_plugin_v1_plugin_proto_msgTypes[18]
+	mi := &file_aiperf_plugin_v1_plugin_proto_msgTypes[20]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -1426,7 +1669,7 @@ func (x *MetricValue) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use MetricValue.ProtoReflect.Descriptor instead.
 func (*MetricValue) Descriptor() ([]byte, []int) {
-	return file_aiperf_plugin_v1_plugin_proto_rawDescGZIP(), []int{18}
+	return file_aiperf_plugin_v1_plugin_proto_rawDescGZIP(), []int{20}
 }
 
 func (x *MetricValue) GetScalar() float64 {
@@ -1464,7 +1707,7 @@ type RunInfo struct {
 
 func (x *RunInfo) Reset() {
 	*x = RunInfo{}
-	mi := &file_aiperf_plugin_v1_plugin_proto_msgTypes[19]
+	mi := &file_aiperf_plugin_v1_plugin_proto_msgTypes[21]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -1476,7 +1719,7 @@ func (x *RunInfo) String() string {
 func (*RunInfo) ProtoMessage() {}
 
 func (x *RunInfo) ProtoReflect() protoreflect.Message {
-	mi := &file_aiperf_plugin_v1_plugin_proto_msgTypes[19]
+	mi := &file_aiperf_plugin_v1_plugin_proto_msgTypes[21]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -1489,7 +1732,7 @@ func (x *RunInfo) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use RunInfo.ProtoReflect.Descriptor instead.
 func (*RunInfo) Descriptor() ([]byte, []int) {
-	return file_aiperf_plugin_v1_plugin_proto_rawDescGZIP(), []int{19}
+	return file_aiperf_plugin_v1_plugin_proto_rawDescGZIP(), []int{21}
 }
 
 func (x *RunInfo) GetEndpoint() *EndpointMetadata {
@@ -1543,7 +1786,7 @@ type ProcessRecordResponse struct {
 
 func (x *ProcessRecordResponse) Reset() {
 	*x = ProcessRecordResponse{}
-	mi := &file_aiperf_plugin_v1_plugin_proto_msgTypes[20]
+	mi := &file_aiperf_plugin_v1_plugin_proto_msgTypes[22]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -1555,7 +1798,7 @@ func (x *ProcessRecordResponse) String() string {
 func (*ProcessRecordResponse) ProtoMessage() {}
 
 func (x *ProcessRecordResponse) ProtoReflect() protoreflect.Message {
-	mi := &file_aiperf_plugin_v1_plugin_proto_msgTypes[20]
+	mi := &file_aiperf_plugin_v1_plugin_proto_msgTypes[22]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -1568,7 +1811,7 @@ func (x *ProcessRecordResponse) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use ProcessRecordResponse.ProtoReflect.Descriptor instead.
 func (*ProcessRecordResponse) Descriptor() ([]byte, []int) {
-	return file_aiperf_plugin_v1_plugin_proto_rawDescGZIP(), []int{20}
+	return file_aiperf_plugin_v1_plugin_proto_rawDescGZIP(), []int{22}
 }
 
 func (x *ProcessRecordResponse) GetValues() map[string]*MetricValue {
@@ -1596,7 +1839,7 @@ type DatasetOptions struct {
 
 func (x *DatasetOptions) Reset() {
 	*x = DatasetOptions{}
-	mi := &file_aiperf_plugin_v1_plugin_proto_msgTypes[21]
+	mi := &file_aiperf_plugin_v1_plugin_proto_msgTypes[23]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -1608,7 +1851,7 @@ func (x *DatasetOptions) String() string {
 func (*DatasetOptions) ProtoMessage() {}
 
 func (x *DatasetOptions) ProtoReflect() protoreflect.Message {
-	mi := &file_aiperf_plugin_v1_plugin_proto_msgTypes[21]
+	mi := &file_aiperf_plugin_v1_plugin_proto_msgTypes[23]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -1621,7 +1864,7 @@ func (x *DatasetOptions) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use DatasetOptions.ProtoReflect.Descriptor instead.
 func (*DatasetOptions) Descriptor() ([]byte, []int) {
-	return file_aiperf_plugin_v1_plugin_proto_rawDescGZIP(), []int{21}
+	return file_aiperf_plugin_v1_plugin_proto_rawDescGZIP(), []int{23}
 }
 
 func (x *DatasetOptions) GetModels() []string {
@@ -1704,7 +1947,7 @@ type Conversation struct {
 
 func (x *Conversation) Reset() {
 	*x = Conversation{}
-	mi := &file_aiperf_plugin_v1_plugin_proto_msgTypes[22]
+	mi := &file_aiperf_plugin_v1_plugin_proto_msgTypes[24]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -1716,7 +1959,7 @@ func (x *Conversation) String() string {
 func (*Conversation) ProtoMessage() {}
 
 func (x *Conversation) ProtoReflect() protoreflect.Message {
-	mi := &file_aiperf_plugin_v1_plugin_proto_msgTypes[22]
+	mi := &file_aiperf_plugin_v1_plugin_proto_msgTypes[24]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -1729,7 +1972,7 @@ func (x *Conversation) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use Conversation.ProtoReflect.Descriptor instead.
 func (*Conversation) Descriptor() ([]byte, []int) {
-	return file_aiperf_plugin_v1_plugin_proto_rawDescGZIP(), []int{22}
+	return file_aiperf_plugin_v1_plugin_proto_rawDescGZIP(), []int{24}
 }
 
 func (x *Conversation) GetSessionId() string {
@@ -1755,7 +1998,7 @@ type CanLoadRequest struct {
 
 func (x *CanLoadRequest) Reset() {
 	*x = CanLoadRequest{}
-	mi := &file_aiperf_plugin_v1_plugin_proto_msgTypes[23]
+	mi := &file_aiperf_plugin_v1_plugin_proto_msgTypes[25]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -1767,7 +2010,7 @@ func (x *CanLoadRequest) String() string {
 func (*CanLoadRequest) ProtoMessage() {}
 
 func (x *CanLoadRequest) ProtoReflect() protoreflect.Message {
-	mi := &file_aiperf_plugin_v1_plugin_proto_msgTypes[23]
+	mi := &file_aiperf_plugin_v1_plugin_proto_msgTypes[25]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -1780,7 +2023,7 @@ func (x *CanLoadRequest) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use CanLoadRequest.ProtoReflect.Descriptor instead.
 func (*CanLoadRequest) Descriptor() ([]byte, []int) {
-	return file_aiperf_plugin_v1_plugin_proto_rawDescGZIP(), []int{23}
+	return file_aiperf_plugin_v1_plugin_proto_rawDescGZIP(), []int{25}
 }
 
 func (x *CanLoadRequest) GetPath() string {
@@ -1799,7 +2042,7 @@ type CanLoadResponse struct {
 
 func (x *CanLoadResponse) Reset() {
 	*x = CanLoadResponse{}
-	mi := &file_aiperf_plugin_v1_plugin_proto_msgTypes[24]
+	mi := &file_aiperf_plugin_v1_plugin_proto_msgTypes[26]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -1811,7 +2054,7 @@ func (x *CanLoadResponse) String() string {
 func (*CanLoadResponse) ProtoMessage() {}
 
 func (x *CanLoadResponse) ProtoReflect() protoreflect.Message {
-	mi := &file_aiperf_plugin_v1_plugin_proto_msgTypes[24]
+	mi := &file_aiperf_plugin_v1_plugin_proto_msgTypes[26]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -1824,7 +2067,7 @@ func (x *CanLoadResponse) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use CanLoadResponse.ProtoReflect.Descriptor instead.
 func (*CanLoadResponse) Descriptor() ([]byte, []int) {
-	return file_aiperf_plugin_v1_plugin_proto_rawDescGZIP(), []int{24}
+	return file_aiperf_plugin_v1_plugin_proto_rawDescGZIP(), []int{26}
 }
 
 func (x *CanLoadResponse) GetOk() bool {
@@ -1844,7 +2087,7 @@ type LoadDatasetRequest struct {
 
 func (x *LoadDatasetRequest) Reset() {
 	*x = LoadDatasetRequest{}
-	mi := &file_aiperf_plugin_v1_plugin_proto_msgTypes[25]
+	mi := &file_aiperf_plugin_v1_plugin_proto_msgTypes[27]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -1856,7 +2099,7 @@ func (x *LoadDatasetRequest) String() string {
 func (*LoadDatasetRequest) ProtoMessage() {}
 
 func (x *LoadDatasetRequest) ProtoReflect() protoreflect.Message {
-	mi := &file_aiperf_plugin_v1_plugin_proto_msgTypes[25]
+	mi := &file_aiperf_plugin_v1_plugin_proto_msgTypes[27]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -1869,7 +2112,7 @@ func (x *LoadDatasetRequest) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use LoadDatasetRequest.ProtoReflect.Descriptor instead.
 func (*LoadDatasetRequest) Descriptor() ([]byte, []int) {
-	return file_aiperf_plugin_v1_plugin_proto_rawDescGZIP(), []int{25}
+	return file_aiperf_plugin_v1_plugin_proto_rawDescGZIP(), []int{27}
 }
 
 func (x *LoadDatasetRequest) GetPath() string {
@@ -1895,7 +2138,7 @@ type LoadDatasetResponse struct {
 
 func (x *LoadDatasetResponse) Reset() {
 	*x = LoadDatasetResponse{}
-	mi := &file_aiperf_plugin_v1_plugin_proto_msgTypes[26]
+	mi := &file_aiperf_plugin_v1_plugin_proto_msgTypes[28]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -1907,7 +2150,7 @@ func (x *LoadDatasetResponse) String() string {
 func (*LoadDatasetResponse) ProtoMessage() {}
 
 func (x *LoadDatasetResponse) ProtoReflect() protoreflect.Message {
-	mi := &file_aiperf_plugin_v1_plugin_proto_msgTypes[26]
+	mi := &file_aiperf_plugin_v1_plugin_proto_msgTypes[28]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -1920,7 +2163,7 @@ func (x *LoadDatasetResponse) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use LoadDatasetResponse.ProtoReflect.Descriptor instead.
 func (*LoadDatasetResponse) Descriptor() ([]byte, []int) {
-	return file_aiperf_plugin_v1_plugin_proto_rawDescGZIP(), []int{26}
+	return file_aiperf_plugin_v1_plugin_proto_rawDescGZIP(), []int{28}
 }
 
 func (x *LoadDatasetResponse) GetConversations() []*Conversation {
@@ -1941,7 +2184,7 @@ type ExportRequest struct {
 
 func (x *ExportRequest) Reset() {
 	*x = ExportRequest{}
-	mi := &file_aiperf_plugin_v1_plugin_proto_msgTypes[27]
+	mi := &file_aiperf_plugin_v1_plugin_proto_msgTypes[29]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -1953,7 +2196,7 @@ func (x *ExportRequest) String() string {
 func (*ExportRequest) ProtoMessage() {}
 
 func (x *ExportRequest) ProtoReflect() protoreflect.Message {
-	mi := &file_aiperf_plugin_v1_plugin_proto_msgTypes[27]
+	mi := &file_aiperf_plugin_v1_plugin_proto_msgTypes[29]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -1966,7 +2209,7 @@ func (x *ExportRequest) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use ExportRequest.ProtoReflect.Descriptor instead.
 func (*ExportRequest) Descriptor() ([]byte, []int) {
-	return file_aiperf_plugin_v1_plugin_proto_rawDescGZIP(), []int{27}
+	return file_aiperf_plugin_v1_plugin_proto_rawDescGZIP(), []int{29}
 }
 
 func (x *ExportRequest) GetExportContextJson() []byte {
@@ -1986,7 +2229,7 @@ type ExportedFile struct {
 
 func (x *ExportedFile) Reset() {
 	*x = ExportedFile{}
-	mi := &file_aiperf_plugin_v1_plugin_proto_msgTypes[28]
+	mi := &file_aiperf_plugin_v1_plugin_proto_msgTypes[30]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -1998,7 +2241,7 @@ func (x *ExportedFile) String() string {
 func (*ExportedFile) ProtoMessage() {}
 
 func (x *ExportedFile) ProtoReflect() protoreflect.Message {
-	mi := &file_aiperf_plugin_v1_plugin_proto_msgTypes[28]
+	mi := &file_aiperf_plugin_v1_plugin_proto_msgTypes[30]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -2011,7 +2254,7 @@ func (x *ExportedFile) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use ExportedFile.ProtoReflect.Descriptor instead.
 func (*ExportedFile) Descriptor() ([]byte, []int) {
-	return file_aiperf_plugin_v1_plugin_proto_rawDescGZIP(), []int{28}
+	return file_aiperf_plugin_v1_plugin_proto_rawDescGZIP(), []int{30}
 }
 
 func (x *ExportedFile) GetLabel() string {
@@ -2037,7 +2280,7 @@ type ExportResponse struct {
 
 func (x *ExportResponse) Reset() {
 	*x = ExportResponse{}
-	mi := &file_aiperf_plugin_v1_plugin_proto_msgTypes[29]
+	mi := &file_aiperf_plugin_v1_plugin_proto_msgTypes[31]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -2049,7 +2292,7 @@ func (x *ExportResponse) String() string {
 func (*ExportResponse) ProtoMessage() {}
 
 func (x *ExportResponse) ProtoReflect() protoreflect.Message {
-	mi := &file_aiperf_plugin_v1_plugin_proto_msgTypes[29]
+	mi := &file_aiperf_plugin_v1_plugin_proto_msgTypes[31]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -2062,7 +2305,7 @@ func (x *ExportResponse) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use ExportResponse.ProtoReflect.Descriptor instead.
 func (*ExportResponse) Descriptor() ([]byte, []int) {
-	return file_aiperf_plugin_v1_plugin_proto_rawDescGZIP(), []int{29}
+	return file_aiperf_plugin_v1_plugin_proto_rawDescGZIP(), []int{31}
 }
 
 func (x *ExportResponse) GetFiles() []*ExportedFile {
@@ -2084,7 +2327,7 @@ type WasmResult struct {
 
 func (x *WasmResult) Reset() {
 	*x = WasmResult{}
-	mi := &file_aiperf_plugin_v1_plugin_proto_msgTypes[30]
+	mi := &file_aiperf_plugin_v1_plugin_proto_msgTypes[32]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -2096,7 +2339,7 @@ func (x *WasmResult) String() string {
 func (*WasmResult) ProtoMessage() {}
 
 func (x *WasmResult) ProtoReflect() protoreflect.Message {
-	mi := &file_aiperf_plugin_v1_plugin_proto_msgTypes[30]
+	mi := &file_aiperf_plugin_v1_plugin_proto_msgTypes[32]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -2109,7 +2352,7 @@ func (x *WasmResult) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use WasmResult.ProtoReflect.Descriptor instead.
 func (*WasmResult) Descriptor() ([]byte, []int) {
-	return file_aiperf_plugin_v1_plugin_proto_rawDescGZIP(), []int{30}
+	return file_aiperf_plugin_v1_plugin_proto_rawDescGZIP(), []int{32}
 }
 
 func (x *WasmResult) GetPayload() []byte {
@@ -2162,7 +2405,7 @@ const file_aiperf_plugin_v1_plugin_proto_rawDesc = "" +
 	"\bcategory\x18\x01 \x01(\tR\bcategory\x12\x12\n" +
 	"\x04name\x18\x02 \x01(\tR\x04name\x12\x1f\n" +
 	"\vconfig_json\x18\x03 \x01(\fR\n" +
-	"configJson\"\xa7\x02\n" +
+	"configJson\"\xcb\x04\n" +
 	"\x10EndpointMetadata\x12#\n" +
 	"\rendpoint_path\x18\x01 \x01(\tR\fendpointPath\x12%\n" +
 	"\x0estreaming_path\x18\x02 \x01(\tR\rstreamingPath\x12!\n" +
@@ -2170,7 +2413,15 @@ const file_aiperf_plugin_v1_plugin_proto_rawDesc = "" +
 	"\x12supports_streaming\x18\x04 \x01(\bR\x11supportsStreaming\x12'\n" +
 	"\x0fproduces_tokens\x18\x05 \x01(\bR\x0eproducesTokens\x12'\n" +
 	"\x0ftokenizes_input\x18\x06 \x01(\bR\x0etokenizesInput\x12#\n" +
-	"\rmetrics_title\x18\a \x01(\tR\fmetricsTitle\"\xfe\x01\n" +
+	"\rmetrics_title\x18\a \x01(\tR\fmetricsTitle\x12'\n" +
+	"\x0fsupports_images\x18\b \x01(\bR\x0esupportsImages\x12%\n" +
+	"\x0esupports_audio\x18\t \x01(\bR\rsupportsAudio\x12'\n" +
+	"\x0fsupports_videos\x18\n" +
+	" \x01(\bR\x0esupportsVideos\x12'\n" +
+	"\x0fproduces_images\x18\v \x01(\bR\x0eproducesImages\x12'\n" +
+	"\x0fproduces_videos\x18\f \x01(\bR\x0eproducesVideos\x12)\n" +
+	"\x10requires_polling\x18\r \x01(\bR\x0frequiresPolling\x12,\n" +
+	"\x12requires_form_data\x18\x0e \x01(\bR\x10requiresFormData\"\xc8\x03\n" +
 	"\x04Turn\x12\x14\n" +
 	"\x05texts\x18\x01 \x03(\tR\x05texts\x12\x12\n" +
 	"\x04role\x18\x02 \x01(\tR\x04role\x12\x14\n" +
@@ -2180,10 +2431,21 @@ const file_aiperf_plugin_v1_plugin_proto_rawDesc = "" +
 	"\n" +
 	"extra_json\x18\x05 \x01(\fR\textraJson\x12\x1e\n" +
 	"\bdelay_ms\x18\x06 \x01(\x01H\x01R\adelayMs\x88\x01\x01\x12&\n" +
-	"\ftimestamp_ms\x18\a \x01(\x01H\x02R\vtimestampMs\x88\x01\x01B\r\n" +
+	"\ftimestamp_ms\x18\a \x01(\x01H\x02R\vtimestampMs\x88\x01\x01\x12<\n" +
+	"\vtext_groups\x18\b \x03(\v2\x1b.aiperf.plugin.v1.TextGroupR\n" +
+	"textGroups\x12\x16\n" +
+	"\x06images\x18\t \x03(\tR\x06images\x12\x16\n" +
+	"\x06audios\x18\n" +
+	" \x03(\tR\x06audios\x12\x16\n" +
+	"\x06videos\x18\v \x03(\tR\x06videos\x12-\n" +
+	"\x10audio_duration_s\x18\f \x01(\x01H\x03R\x0eaudioDurationS\x88\x01\x01B\r\n" +
 	"\v_max_tokensB\v\n" +
 	"\t_delay_msB\x0f\n" +
-	"\r_timestamp_ms\"6\n" +
+	"\r_timestamp_msB\x13\n" +
+	"\x11_audio_duration_s\";\n" +
+	"\tTextGroup\x12\x12\n" +
+	"\x04name\x18\x01 \x01(\tR\x04name\x12\x1a\n" +
+	"\bcontents\x18\x02 \x03(\tR\bcontents\"6\n" +
 	"\fHistoryEntry\x12\x12\n" +
 	"\x04role\x18\x01 \x01(\tR\x04role\x12\x12\n" +
 	"\x04text\x18\x02 \x01(\tR\x04text\"\xab\x02\n" +
@@ -2209,12 +2471,22 @@ const file_aiperf_plugin_v1_plugin_proto_rawDesc = "" +
 	"\fResponseUnit\x12\x17\n" +
 	"\aperf_ns\x18\x01 \x01(\x03R\x06perfNs\x12\x14\n" +
 	"\x05event\x18\x02 \x01(\tR\x05event\x12\x12\n" +
-	"\x04data\x18\x03 \x01(\fR\x04data\"\x8a\x01\n" +
+	"\x04data\x18\x03 \x01(\fR\x04data\"\xbc\x01\n" +
 	"\x0eParsedResponse\x12\x17\n" +
 	"\aperf_ns\x18\x01 \x01(\x03R\x06perfNs\x12\x12\n" +
 	"\x04text\x18\x02 \x01(\tR\x04text\x12\x1c\n" +
 	"\treasoning\x18\x03 \x01(\tR\treasoning\x12-\n" +
-	"\x05usage\x18\x04 \x01(\v2\x17.aiperf.plugin.v1.UsageR\x05usage\"J\n" +
+	"\x05usage\x18\x04 \x01(\v2\x17.aiperf.plugin.v1.UsageR\x05usage\x120\n" +
+	"\x06result\x18\x05 \x01(\v2\x18.aiperf.plugin.v1.ResultR\x06result\"\x94\x02\n" +
+	"\x06Result\x12\x12\n" +
+	"\x04kind\x18\x01 \x01(\tR\x04kind\x12\x14\n" +
+	"\x05count\x18\x02 \x01(\x03R\x05count\x12\x19\n" +
+	"\bvideo_id\x18\x03 \x01(\tR\avideoId\x12!\n" +
+	"\fvideo_status\x18\x04 \x01(\tR\vvideoStatus\x128\n" +
+	"\x16video_inference_time_s\x18\x05 \x01(\x01H\x00R\x13videoInferenceTimeS\x88\x01\x01\x124\n" +
+	"\x14video_peak_memory_mb\x18\x06 \x01(\x01H\x01R\x11videoPeakMemoryMb\x88\x01\x01B\x19\n" +
+	"\x17_video_inference_time_sB\x17\n" +
+	"\x15_video_peak_memory_mb\"J\n" +
 	"\x12ParseRecordRequest\x124\n" +
 	"\x05units\x18\x01 \x03(\v2\x1e.aiperf.plugin.v1.ResponseUnitR\x05units\"\xec\x01\n" +
 	"\x13ParseRecordResponse\x12>\n" +
@@ -2346,7 +2618,7 @@ func file_aiperf_plugin_v1_plugin_proto_rawDescGZIP() []byte {
 	return file_aiperf_plugin_v1_plugin_proto_rawDescData
 }
 
-var file_aiperf_plugin_v1_plugin_proto_msgTypes = make([]protoimpl.MessageInfo, 34)
+var file_aiperf_plugin_v1_plugin_proto_msgTypes = make([]protoimpl.MessageInfo, 36)
 var file_aiperf_plugin_v1_plugin_proto_goTypes = []any{
 	(*Empty)(nil),                 // 0: aiperf.plugin.v1.Empty
 	(*DescribeRequest)(nil),       // 1: aiperf.plugin.v1.DescribeRequest
@@ -2355,78 +2627,82 @@ var file_aiperf_plugin_v1_plugin_proto_goTypes = []any{
 	(*ConfigureRequest)(nil),      // 4: aiperf.plugin.v1.ConfigureRequest
 	(*EndpointMetadata)(nil),      // 5: aiperf.plugin.v1.EndpointMetadata
 	(*Turn)(nil),                  // 6: aiperf.plugin.v1.Turn
-	(*HistoryEntry)(nil),          // 7: aiperf.plugin.v1.HistoryEntry
-	(*RequestInfo)(nil),           // 8: aiperf.plugin.v1.RequestInfo
-	(*FormatPayloadResponse)(nil), // 9: aiperf.plugin.v1.FormatPayloadResponse
-	(*Usage)(nil),                 // 10: aiperf.plugin.v1.Usage
-	(*ResponseUnit)(nil),          // 11: aiperf.plugin.v1.ResponseUnit
-	(*ParsedResponse)(nil),        // 12: aiperf.plugin.v1.ParsedResponse
-	(*ParseRecordRequest)(nil),    // 13: aiperf.plugin.v1.ParseRecordRequest
-	(*ParseRecordResponse)(nil),   // 14: aiperf.plugin.v1.ParseRecordResponse
-	(*ErrorDetails)(nil),          // 15: aiperf.plugin.v1.ErrorDetails
-	(*RequestRecord)(nil),         // 16: aiperf.plugin.v1.RequestRecord
-	(*ParsedRecord)(nil),          // 17: aiperf.plugin.v1.ParsedRecord
-	(*MetricValue)(nil),           // 18: aiperf.plugin.v1.MetricValue
-	(*RunInfo)(nil),               // 19: aiperf.plugin.v1.RunInfo
-	(*ProcessRecordResponse)(nil), // 20: aiperf.plugin.v1.ProcessRecordResponse
-	(*DatasetOptions)(nil),        // 21: aiperf.plugin.v1.DatasetOptions
-	(*Conversation)(nil),          // 22: aiperf.plugin.v1.Conversation
-	(*CanLoadRequest)(nil),        // 23: aiperf.plugin.v1.CanLoadRequest
-	(*CanLoadResponse)(nil),       // 24: aiperf.plugin.v1.CanLoadResponse
-	(*LoadDatasetRequest)(nil),    // 25: aiperf.plugin.v1.LoadDatasetRequest
-	(*LoadDatasetResponse)(nil),   // 26: aiperf.plugin.v1.LoadDatasetResponse
-	(*ExportRequest)(nil),         // 27: aiperf.plugin.v1.ExportRequest
-	(*ExportedFile)(nil),          // 28: aiperf.plugin.v1.ExportedFile
-	(*ExportResponse)(nil),        // 29: aiperf.plugin.v1.ExportResponse
-	(*WasmResult)(nil),            // 30: aiperf.plugin.v1.WasmResult
-	nil,                           // 31: aiperf.plugin.v1.ParseRecordResponse.UnitErrorsEntry
-	nil,                           // 32: aiperf.plugin.v1.RunInfo.GoodputEntry
-	nil,                           // 33: aiperf.plugin.v1.ProcessRecordResponse.ValuesEntry
+	(*TextGroup)(nil),             // 7: aiperf.plugin.v1.TextGroup
+	(*HistoryEntry)(nil),          // 8: aiperf.plugin.v1.HistoryEntry
+	(*RequestInfo)(nil),           // 9: aiperf.plugin.v1.RequestInfo
+	(*FormatPayloadResponse)(nil), // 10: aiperf.plugin.v1.FormatPayloadResponse
+	(*Usage)(nil),                 // 11: aiperf.plugin.v1.Usage
+	(*ResponseUnit)(nil),          // 12: aiperf.plugin.v1.ResponseUnit
+	(*ParsedResponse)(nil),        // 13: aiperf.plugin.v1.ParsedResponse
+	(*Result)(nil),                // 14: aiperf.plugin.v1.Result
+	(*ParseRecordRequest)(nil),    // 15: aiperf.plugin.v1.ParseRecordRequest
+	(*ParseRecordResponse)(nil),   // 16: aiperf.plugin.v1.ParseRecordResponse
+	(*ErrorDetails)(nil),          // 17: aiperf.plugin.v1.ErrorDetails
+	(*RequestRecord)(nil),         // 18: aiperf.plugin.v1.RequestRecord
+	(*ParsedRecord)(nil),          // 19: aiperf.plugin.v1.ParsedRecord
+	(*MetricValue)(nil),           // 20: aiperf.plugin.v1.MetricValue
+	(*RunInfo)(nil),               // 21: aiperf.plugin.v1.RunInfo
+	(*ProcessRecordResponse)(nil), // 22: aiperf.plugin.v1.ProcessRecordResponse
+	(*DatasetOptions)(nil),        // 23: aiperf.plugin.v1.DatasetOptions
+	(*Conversation)(nil),          // 24: aiperf.plugin.v1.Conversation
+	(*CanLoadRequest)(nil),        // 25: aiperf.plugin.v1.CanLoadRequest
+	(*CanLoadResponse)(nil),       // 26: aiperf.plugin.v1.CanLoadResponse
+	(*LoadDatasetRequest)(nil),    // 27: aiperf.plugin.v1.LoadDatasetRequest
+	(*LoadDatasetResponse)(nil),   // 28: aiperf.plugin.v1.LoadDatasetResponse
+	(*ExportRequest)(nil),         // 29: aiperf.plugin.v1.ExportRequest
+	(*ExportedFile)(nil),          // 30: aiperf.plugin.v1.ExportedFile
+	(*ExportResponse)(nil),        // 31: aiperf.plugin.v1.ExportResponse
+	(*WasmResult)(nil),            // 32: aiperf.plugin.v1.WasmResult
+	nil,                           // 33: aiperf.plugin.v1.ParseRecordResponse.UnitErrorsEntry
+	nil,                           // 34: aiperf.plugin.v1.RunInfo.GoodputEntry
+	nil,                           // 35: aiperf.plugin.v1.ProcessRecordResponse.ValuesEntry
 }
 var file_aiperf_plugin_v1_plugin_proto_depIdxs = []int32{
 	5,  // 0: aiperf.plugin.v1.DescribeResponse.endpoint:type_name -> aiperf.plugin.v1.EndpointMetadata
 	3,  // 1: aiperf.plugin.v1.DescribeResponse.metrics:type_name -> aiperf.plugin.v1.MetricSpec
-	6,  // 2: aiperf.plugin.v1.RequestInfo.turn:type_name -> aiperf.plugin.v1.Turn
-	7,  // 3: aiperf.plugin.v1.RequestInfo.history:type_name -> aiperf.plugin.v1.HistoryEntry
-	10, // 4: aiperf.plugin.v1.ParsedResponse.usage:type_name -> aiperf.plugin.v1.Usage
-	11, // 5: aiperf.plugin.v1.ParseRecordRequest.units:type_name -> aiperf.plugin.v1.ResponseUnit
-	12, // 6: aiperf.plugin.v1.ParseRecordResponse.responses:type_name -> aiperf.plugin.v1.ParsedResponse
-	31, // 7: aiperf.plugin.v1.ParseRecordResponse.unit_errors:type_name -> aiperf.plugin.v1.ParseRecordResponse.UnitErrorsEntry
-	15, // 8: aiperf.plugin.v1.RequestRecord.error:type_name -> aiperf.plugin.v1.ErrorDetails
-	16, // 9: aiperf.plugin.v1.ParsedRecord.record:type_name -> aiperf.plugin.v1.RequestRecord
-	12, // 10: aiperf.plugin.v1.ParsedRecord.responses:type_name -> aiperf.plugin.v1.ParsedResponse
-	10, // 11: aiperf.plugin.v1.ParsedRecord.usage:type_name -> aiperf.plugin.v1.Usage
-	5,  // 12: aiperf.plugin.v1.RunInfo.endpoint:type_name -> aiperf.plugin.v1.EndpointMetadata
-	32, // 13: aiperf.plugin.v1.RunInfo.goodput:type_name -> aiperf.plugin.v1.RunInfo.GoodputEntry
-	33, // 14: aiperf.plugin.v1.ProcessRecordResponse.values:type_name -> aiperf.plugin.v1.ProcessRecordResponse.ValuesEntry
-	6,  // 15: aiperf.plugin.v1.Conversation.turns:type_name -> aiperf.plugin.v1.Turn
-	21, // 16: aiperf.plugin.v1.LoadDatasetRequest.options:type_name -> aiperf.plugin.v1.DatasetOptions
-	22, // 17: aiperf.plugin.v1.LoadDatasetResponse.conversations:type_name -> aiperf.plugin.v1.Conversation
-	28, // 18: aiperf.plugin.v1.ExportResponse.files:type_name -> aiperf.plugin.v1.ExportedFile
-	18, // 19: aiperf.plugin.v1.ProcessRecordResponse.ValuesEntry.value:type_name -> aiperf.plugin.v1.MetricValue
-	1,  // 20: aiperf.plugin.v1.Plugin.Describe:input_type -> aiperf.plugin.v1.DescribeRequest
-	4,  // 21: aiperf.plugin.v1.Plugin.Configure:input_type -> aiperf.plugin.v1.ConfigureRequest
-	8,  // 22: aiperf.plugin.v1.Plugin.FormatPayload:input_type -> aiperf.plugin.v1.RequestInfo
-	13, // 23: aiperf.plugin.v1.Plugin.ParseRecord:input_type -> aiperf.plugin.v1.ParseRecordRequest
-	19, // 24: aiperf.plugin.v1.Plugin.InitRecordProcessor:input_type -> aiperf.plugin.v1.RunInfo
-	17, // 25: aiperf.plugin.v1.Plugin.ProcessRecord:input_type -> aiperf.plugin.v1.ParsedRecord
-	23, // 26: aiperf.plugin.v1.Plugin.CanLoad:input_type -> aiperf.plugin.v1.CanLoadRequest
-	25, // 27: aiperf.plugin.v1.Plugin.LoadDataset:input_type -> aiperf.plugin.v1.LoadDatasetRequest
-	27, // 28: aiperf.plugin.v1.Plugin.Export:input_type -> aiperf.plugin.v1.ExportRequest
-	2,  // 29: aiperf.plugin.v1.Plugin.Describe:output_type -> aiperf.plugin.v1.DescribeResponse
-	0,  // 30: aiperf.plugin.v1.Plugin.Configure:output_type -> aiperf.plugin.v1.Empty
-	9,  // 31: aiperf.plugin.v1.Plugin.FormatPayload:output_type -> aiperf.plugin.v1.FormatPayloadResponse
-	14, // 32: aiperf.plugin.v1.Plugin.ParseRecord:output_type -> aiperf.plugin.v1.ParseRecordResponse
-	0,  // 33: aiperf.plugin.v1.Plugin.InitRecordProcessor:output_type -> aiperf.plugin.v1.Empty
-	20, // 34: aiperf.plugin.v1.Plugin.ProcessRecord:output_type -> aiperf.plugin.v1.ProcessRecordResponse
-	24, // 35: aiperf.plugin.v1.Plugin.CanLoad:output_type -> aiperf.plugin.v1.CanLoadResponse
-	26, // 36: aiperf.plugin.v1.Plugin.LoadDataset:output_type -> aiperf.plugin.v1.LoadDatasetResponse
-	29, // 37: aiperf.plugin.v1.Plugin.Export:output_type -> aiperf.plugin.v1.ExportResponse
-	29, // [29:38] is the sub-list for method output_type
-	20, // [20:29] is the sub-list for method input_type
-	20, // [20:20] is the sub-list for extension type_name
-	20, // [20:20] is the sub-list for extension extendee
-	0,  // [0:20] is the sub-list for field type_name
+	7,  // 2: aiperf.plugin.v1.Turn.text_groups:type_name -> aiperf.plugin.v1.TextGroup
+	6,  // 3: aiperf.plugin.v1.RequestInfo.turn:type_name -> aiperf.plugin.v1.Turn
+	8,  // 4: aiperf.plugin.v1.RequestInfo.history:type_name -> aiperf.plugin.v1.HistoryEntry
+	11, // 5: aiperf.plugin.v1.ParsedResponse.usage:type_name -> aiperf.plugin.v1.Usage
+	14, // 6: aiperf.plugin.v1.ParsedResponse.result:type_name -> aiperf.plugin.v1.Result
+	12, // 7: aiperf.plugin.v1.ParseRecordRequest.units:type_name -> aiperf.plugin.v1.ResponseUnit
+	13, // 8: aiperf.plugin.v1.ParseRecordResponse.responses:type_name -> aiperf.plugin.v1.ParsedResponse
+	33, // 9: aiperf.plugin.v1.ParseRecordResponse.unit_errors:type_name -> aiperf.plugin.v1.ParseRecordResponse.UnitErrorsEntry
+	17, // 10: aiperf.plugin.v1.RequestRecord.error:type_name -> aiperf.plugin.v1.ErrorDetails
+	18, // 11: aiperf.plugin.v1.ParsedRecord.record:type_name -> aiperf.plugin.v1.RequestRecord
+	13, // 12: aiperf.plugin.v1.ParsedRecord.responses:type_name -> aiperf.plugin.v1.ParsedResponse
+	11, // 13: aiperf.plugin.v1.ParsedRecord.usage:type_name -> aiperf.plugin.v1.Usage
+	5,  // 14: aiperf.plugin.v1.RunInfo.endpoint:type_name -> aiperf.plugin.v1.EndpointMetadata
+	34, // 15: aiperf.plugin.v1.RunInfo.goodput:type_name -> aiperf.plugin.v1.RunInfo.GoodputEntry
+	35, // 16: aiperf.plugin.v1.ProcessRecordResponse.values:type_name -> aiperf.plugin.v1.ProcessRecordResponse.ValuesEntry
+	6,  // 17: aiperf.plugin.v1.Conversation.turns:type_name -> aiperf.plugin.v1.Turn
+	23, // 18: aiperf.plugin.v1.LoadDatasetRequest.options:type_name -> aiperf.plugin.v1.DatasetOptions
+	24, // 19: aiperf.plugin.v1.LoadDatasetResponse.conversations:type_name -> aiperf.plugin.v1.Conversation
+	30, // 20: aiperf.plugin.v1.ExportResponse.files:type_name -> aiperf.plugin.v1.ExportedFile
+	20, // 21: aiperf.plugin.v1.ProcessRecordResponse.ValuesEntry.value:type_name -> aiperf.plugin.v1.MetricValue
+	1,  // 22: aiperf.plugin.v1.Plugin.Describe:input_type -> aiperf.plugin.v1.DescribeRequest
+	4,  // 23: aiperf.plugin.v1.Plugin.Configure:input_type -> aiperf.plugin.v1.ConfigureRequest
+	9,  // 24: aiperf.plugin.v1.Plugin.FormatPayload:input_type -> aiperf.plugin.v1.RequestInfo
+	15, // 25: aiperf.plugin.v1.Plugin.ParseRecord:input_type -> aiperf.plugin.v1.ParseRecordRequest
+	21, // 26: aiperf.plugin.v1.Plugin.InitRecordProcessor:input_type -> aiperf.plugin.v1.RunInfo
+	19, // 27: aiperf.plugin.v1.Plugin.ProcessRecord:input_type -> aiperf.plugin.v1.ParsedRecord
+	25, // 28: aiperf.plugin.v1.Plugin.CanLoad:input_type -> aiperf.plugin.v1.CanLoadRequest
+	27, // 29: aiperf.plugin.v1.Plugin.LoadDataset:input_type -> aiperf.plugin.v1.LoadDatasetRequest
+	29, // 30: aiperf.plugin.v1.Plugin.Export:input_type -> aiperf.plugin.v1.ExportRequest
+	2,  // 31: aiperf.plugin.v1.Plugin.Describe:output_type -> aiperf.plugin.v1.DescribeResponse
+	0,  // 32: aiperf.plugin.v1.Plugin.Configure:output_type -> aiperf.plugin.v1.Empty
+	10, // 33: aiperf.plugin.v1.Plugin.FormatPayload:output_type -> aiperf.plugin.v1.FormatPayloadResponse
+	16, // 34: aiperf.plugin.v1.Plugin.ParseRecord:output_type -> aiperf.plugin.v1.ParseRecordResponse
+	0,  // 35: aiperf.plugin.v1.Plugin.InitRecordProcessor:output_type -> aiperf.plugin.v1.Empty
+	22, // 36: aiperf.plugin.v1.Plugin.ProcessRecord:output_type -> aiperf.plugin.v1.ProcessRecordResponse
+	26, // 37: aiperf.plugin.v1.Plugin.CanLoad:output_type -> aiperf.plugin.v1.CanLoadResponse
+	28, // 38: aiperf.plugin.v1.Plugin.LoadDataset:output_type -> aiperf.plugin.v1.LoadDatasetResponse
+	31, // 39: aiperf.plugin.v1.Plugin.Export:output_type -> aiperf.plugin.v1.ExportResponse
+	31, // [31:40] is the sub-list for method output_type
+	22, // [22:31] is the sub-list for method input_type
+	22, // [22:22] is the sub-list for extension type_name
+	22, // [22:22] is the sub-list for extension extendee
+	0,  // [0:22] is the sub-list for field type_name
 }
 
 func init() { file_aiperf_plugin_v1_plugin_proto_init() }
@@ -2435,16 +2711,17 @@ func file_aiperf_plugin_v1_plugin_proto_init() {
 		return
 	}
 	file_aiperf_plugin_v1_plugin_proto_msgTypes[6].OneofWrappers = []any{}
-	file_aiperf_plugin_v1_plugin_proto_msgTypes[10].OneofWrappers = []any{}
-	file_aiperf_plugin_v1_plugin_proto_msgTypes[16].OneofWrappers = []any{}
-	file_aiperf_plugin_v1_plugin_proto_msgTypes[17].OneofWrappers = []any{}
+	file_aiperf_plugin_v1_plugin_proto_msgTypes[11].OneofWrappers = []any{}
+	file_aiperf_plugin_v1_plugin_proto_msgTypes[14].OneofWrappers = []any{}
+	file_aiperf_plugin_v1_plugin_proto_msgTypes[18].OneofWrappers = []any{}
+	file_aiperf_plugin_v1_plugin_proto_msgTypes[19].OneofWrappers = []any{}
 	type x struct{}
 	out := protoimpl.TypeBuilder{
 		File: protoimpl.DescBuilder{
 			GoPackagePath: reflect.TypeOf(x{}).PkgPath(),
 			RawDescriptor: unsafe.Slice(unsafe.StringData(file_aiperf_plugin_v1_plugin_proto_rawDesc), len(file_aiperf_plugin_v1_plugin_proto_rawDesc)),
 			NumEnums:      0,
-			NumMessages:   34,
+			NumMessages:   36,
 			NumExtensions: 0,
 			NumServices:   1,
 		},
