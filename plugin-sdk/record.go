@@ -154,7 +154,9 @@ type ParsedResponse struct {
 
 // HasContent reports whether the unit carries generated content: text,
 // reasoning or a non-text result.
-func (p ParsedResponse) HasContent() bool { return p.Text != "" || p.Reasoning != "" || p.Result != nil }
+func (p ParsedResponse) HasContent() bool {
+	return p.Text != "" || p.Reasoning != "" || p.Result != nil
+}
 
 // Result kinds.
 const (
