@@ -1,5 +1,7 @@
 package sdk
 
+import "github.com/aiperf-go/aiperf/plugin-sdk/payload"
+
 // EndpointMetadata describes an endpoint type (category endpoint).
 type EndpointMetadata struct {
 	EndpointPath      string `json:"endpoint_path" yaml:"endpoint_path"`
@@ -41,6 +43,15 @@ type RequestInfo struct {
 	IncludeUsage bool
 	// ExtraInputs is --extra-inputs, merged into the body last (per-turn Extra after it).
 	ExtraInputs map[string]any
+}
+
+// InputExtractor is implemented by endpoints whose request bodies the
+// generic walk (payload.Extract with the OpenAI content-part types) reads
+// wrongly: other part type names, or texts outside the walked fields
+// (Responses "instructions", Anthropic "system"). ISL and the media metrics
+// count what it returns. It runs off the timed path, once per request.
+type InputExtractor interface {
+	ExtractInputs(body []byte) (payload.Inputs, error)
 }
 
 // HeaderProvider is implemented by endpoints whose API authenticates or

@@ -191,8 +191,15 @@ type VideoJob struct {
 type ParsedRecord struct {
 	Record    *RequestRecord
 	Responses []ParsedResponse
-	// InputText is the prompt text that was sent (for ISL).
+	// InputText is the prompt text that was sent (for ISL): the texts the
+	// body carried, joined with spaces (payload.Inputs).
 	InputText string
+	// InputImages, InputAudios and InputVideos count the media parts the
+	// body carried (num_images, ...).
+	InputImages, InputAudios, InputVideos int
+	// AudioDurationS is the length of the turn's first audio clip
+	// (audio_duration, rtfx); nil when unknown.
+	AudioDurationS *float64
 
 	InputTokens     *int
 	OutputTokens    *int

@@ -14,13 +14,16 @@ type PreparedRequest struct {
 	TurnIndex      int
 	Model          string
 	Payload        []byte
-	// InputText is this turn's own prompt text (its texts joined without a
-	// separator); InputTokens its count, or nil when the endpoint does not
-	// tokenize input. They are the ISL of a request sent without history;
-	// for a later turn sent with it, Completed.History completes the input.
+	// InputText is the text the prepared body carries, as ISL counts it
+	// (BodyInputs, InputText); InputTokens its count, or nil when the
+	// endpoint does not tokenize input or the body has no countable input.
+	// They are the ISL of a request sent without history; a later turn
+	// sent with it is counted from the body actually sent.
 	InputText   string
 	InputTokens *int
-	MaxTokens   *int
+	// InputImages, InputAudios and InputVideos count the body's media parts.
+	InputImages, InputAudios, InputVideos int
+	MaxTokens                             *int
 	// Turn is the dataset turn, kept to re-render later turns of a session
 	// with the conversation's history.
 	Turn sdk.Turn
@@ -81,19 +84,22 @@ func Prepare(ep sdk.Endpoint, convs []sdk.Conversation, opts PrepareOptions) ([]
 			if err != nil {
 				return nil, nil, fmt.Errorf("format payload for conversation %s turn %d: %w", conv.SessionID, ti, err)
 			}
-			text := joinTexts(turn.Texts)
+			in := BodyInputs(ep, body)
+			text := InputText(in)
 			req := PreparedRequest{
 				ConversationID: conv.SessionID,
 				TurnIndex:      ti,
 				Model:          model,
 				Payload:        body,
 				InputText:      text,
+				InputImages:    in.Images,
+				InputAudios:    in.Audios,
+				InputVideos:    in.Videos,
 				MaxTokens:      turn.MaxTokens,
 				Turn:           turn,
 			}
-			if meta.TokenizesInput && opts.Tokenizer != nil && text != "" {
-				n := opts.Tokenizer.Count(text)
-				req.InputTokens = &n
+			if meta.TokenizesInput {
+				req.InputTokens = CountInput(opts.Tokenizer, in, text)
 			}
 			reqs = append(reqs, req)
 			entry.Payloads = append(entry.Payloads, body)
@@ -101,21 +107,6 @@ func Prepare(ep sdk.Endpoint, convs []sdk.Conversation, opts PrepareOptions) ([]
 		inputs = append(inputs, entry)
 	}
 	return reqs, inputs, nil
-}
-
-func joinTexts(texts []string) string {
-	if len(texts) == 1 {
-		return texts[0]
-	}
-	n := 0
-	for _, t := range texts {
-		n += len(t)
-	}
-	b := make([]byte, 0, n)
-	for _, t := range texts {
-		b = append(b, t...)
-	}
-	return string(b)
 }
 
 // modelPicker assigns models to conversations: round robin, or uniformly at

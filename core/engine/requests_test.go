@@ -157,7 +157,9 @@ func TestPrepareInputTokens(t *testing.T) {
 		{name: "several texts are counted joined", ep: chatFixture{}, tok: tok, texts: []string{"Hel", "lo"}, want: intp(1)},
 		{name: "endpoint does not tokenize input", ep: noTokenize, tok: tok, texts: []string{long}, want: nil},
 		{name: "no tokenizer", ep: chatFixture{}, tok: nil, texts: []string{long}, want: nil},
-		{name: "empty prompt", ep: chatFixture{}, tok: tok, texts: []string{""}, want: nil},
+		// AIPerf tokenizes an empty content string too: ISL 0, not absent.
+		{name: "empty prompt", ep: chatFixture{}, tok: tok, texts: []string{""}, want: intp(0)},
+		{name: "no text at all", ep: chatFixture{}, tok: tok, texts: nil, want: intp(0)},
 	}
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {

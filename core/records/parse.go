@@ -34,18 +34,21 @@ const (
 //
 // The input of a single-turn request was counted when payloads were
 // prepared. A later turn sent with the conversation's history
-// (c.History) is counted here, over the whole conversation it carried
-// (see InputText); with server usage only when the record has no
-// responses, so no usage can replace the count.
+// (c.History) is counted here, from the body actually sent (the whole
+// conversation it carried, engine.BodyInputs); with server usage only when
+// the record has no responses, so no usage can replace the count.
 func Parse(ep sdk.Endpoint, tok sdk.Tokenizer, c engine.Completed, src TokenSource) *sdk.ParsedRecord {
 	rec := c.Record
-	pr := &sdk.ParsedRecord{Record: rec, InputText: c.Request.InputText, InputTokens: c.Request.InputTokens}
+	pr := &sdk.ParsedRecord{Record: rec, InputText: c.Request.InputText, InputTokens: c.Request.InputTokens,
+		InputImages: c.Request.InputImages, InputAudios: c.Request.InputAudios, InputVideos: c.Request.InputVideos,
+		AudioDurationS: c.Request.Turn.AudioDurationS}
 	if len(c.History) > 0 {
-		pr.InputText, pr.InputTokens = InputText(c), nil
-		if tok != nil && (src == ClientTokenizer || len(rec.Responses) == 0) && pr.InputText != "" &&
-			ep.Metadata().TokenizesInput {
-			n := tok.Count(pr.InputText)
-			pr.InputTokens = &n
+		// The body sent carried the conversation so far: count all of it.
+		in := engine.BodyInputs(ep, rec.RequestBody)
+		pr.InputText, pr.InputTokens = engine.InputText(in), nil
+		pr.InputImages, pr.InputAudios, pr.InputVideos = in.Images, in.Audios, in.Videos
+		if (src == ClientTokenizer || len(rec.Responses) == 0) && ep.Metadata().TokenizesInput {
+			pr.InputTokens = engine.CountInput(tok, in, pr.InputText)
 		}
 	}
 	if len(rec.Responses) == 0 {
@@ -139,26 +142,3 @@ func unitParser(ep sdk.Endpoint, units []sdk.Response) func(i int) (sdk.ParsedRe
 	}
 }
 
-// InputText is the input a request carried, as ISL counts it: for a turn
-// sent with history, the text of every message of the conversation so far
-// (earlier user turns and the assistant's answers) and then the turn's own
-// text, joined with single spaces, as AIPerf joins the texts of a request
-// before its one encode (empty messages included, as AIPerf does); else
-// the turn's own text.
-func InputText(c engine.Completed) string {
-	if len(c.History) == 0 {
-		return c.Request.InputText
-	}
-	n := len(c.Request.InputText) + len(c.History)
-	for _, h := range c.History {
-		n += len(h.Text)
-	}
-	var b strings.Builder
-	b.Grow(n)
-	for _, h := range c.History {
-		b.WriteString(h.Text)
-		b.WriteByte(' ')
-	}
-	b.WriteString(c.Request.InputText)
-	return b.String()
-}

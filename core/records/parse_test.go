@@ -353,17 +353,21 @@ func (inputOnlyOff) Metadata() sdk.EndpointMetadata {
 func TestParseCountsTheConversationOfALaterTurn(t *testing.T) {
 	history := []sdk.HistoryEntry{{Role: "user", Text: "first question here"}, {Role: "assistant", Text: "an answer"},
 		{Role: "user", Text: "second"}, {Role: "assistant", Text: "again"}}
+	// The engine records the body it sent: the fixture chat endpoint renders
+	// the history, then the turn.
 	later := func(units ...string) engine.Completed {
 		c := completed(units...)
 		c.History = history
+		body, err := chat.FormatPayload(sdk.RequestInfo{Model: "m", Turn: sdk.Turn{Texts: []string{"the prompt"}}, History: history})
+		if err != nil {
+			t.Fatal(err)
+		}
+		c.Record.RequestBody = body
 		return c
 	}
 	const full = "first question here an answer second again the prompt"
-	if got := InputText(later()); got != full {
-		t.Errorf("InputText = %q, want %q", got, full)
-	}
-	if got := InputText(completed()); got != "the prompt" {
-		t.Errorf("InputText of a turn without history = %q, want its own text", got)
+	if pr := Parse(chat, words, completed(contentChunk("Hi")), ClientTokenizer); pr.InputText != "the prompt" {
+		t.Errorf("InputText of a turn without history = %q, want its own text", pr.InputText)
 	}
 
 	calls := 0

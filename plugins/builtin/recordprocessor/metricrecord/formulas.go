@@ -94,10 +94,12 @@ func validMetrics(pr *sdk.ParsedRecord, v map[string]sdk.MetricValue) {
 	if hasOSL {
 		setScalar(v, TagOSL, float64(osl))
 	}
-	familyMetrics(pr, v, measured{
+	m := measured{
 		latency: latency, ttft: ttft, osl: osl,
 		hasLatency: hasLatency, hasTTFT: hasTTFT, hasOSL: hasOSL,
-	})
+	}
+	familyMetrics(pr, v, m)
+	mediaMetrics(pr, v, m)
 
 	// ITL = (latency - ttft) / (osl - 1): the per-request mean decode gap.
 	if !hasOSL || osl < 2 || !hasLatency || !hasTTFT || latency < ttft {

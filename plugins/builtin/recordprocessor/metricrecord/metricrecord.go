@@ -25,7 +25,7 @@ func New() *Processor { return &Processor{} }
 
 // Metrics declares AIPerf's record metrics (a copy the caller may keep).
 func (*Processor) Metrics() []sdk.MetricSpec {
-	out := slices.Concat(specs, httpSpecs)
+	out := slices.Concat(specs, mediaSpecs, httpSpecs)
 	for i := range out {
 		out[i].Requires = slices.Clone(out[i].Requires)
 	}
@@ -37,7 +37,7 @@ var errNilRecord = errors.New("metricrecord: parsed record has no request record
 
 // expectedValues sizes the per-record map so it never grows while filling:
 // at most one value per declared metric.
-var expectedValues = len(specs) + len(httpSpecs)
+var expectedValues = len(specs) + len(mediaSpecs) + len(httpSpecs)
 
 // Process computes every record metric it can for one request, in the
 // declared units (ns for latencies). Normal metrics are computed only for
