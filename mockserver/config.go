@@ -25,7 +25,20 @@ type Config struct {
 	// Tokenizer counts prompt tokens and filters the output vocabulary;
 	// nil selects the builtin o200k tokenizer.
 	Tokenizer sdk.Tokenizer
+	// EmbeddingDim is the length of /v1/embeddings vectors when the request
+	// gives no "dimensions"; 0 selects DefaultEmbeddingDim.
+	EmbeddingDim int
+	// VideoJobTime is how long a /v1/videos job stays in_progress before it
+	// completes; 0 completes it by the first poll.
+	VideoJobTime time.Duration
 }
+
+// DefaultEmbeddingDim is the embedding length when neither the request nor
+// the config sets one: small, since no client reads the values.
+const DefaultEmbeddingDim = 16
+
+// MaxEmbeddingDim bounds a vector's length (config or request).
+const MaxEmbeddingDim = 65536
 
 func (c Config) validate() error {
 	if c.TTFT < 0 {
@@ -36,6 +49,12 @@ func (c Config) validate() error {
 	}
 	if math.IsNaN(c.ErrorRate) || c.ErrorRate < 0 || c.ErrorRate > 100 {
 		return fmt.Errorf("mockserver: error rate must be a percentage in [0, 100], got %v", c.ErrorRate)
+	}
+	if c.EmbeddingDim < 0 || c.EmbeddingDim > MaxEmbeddingDim {
+		return fmt.Errorf("mockserver: embedding dimension must be in [0, %d], got %d", MaxEmbeddingDim, c.EmbeddingDim)
+	}
+	if c.VideoJobTime < 0 {
+		return fmt.Errorf("mockserver: video job time must be >= 0, got %v", c.VideoJobTime)
 	}
 	if c.Port < 0 || c.Port > 65535 {
 		return fmt.Errorf("mockserver: port must be in [0, 65535], got %d", c.Port)

@@ -17,11 +17,7 @@ func writeAPIError(w http.ResponseWriter, status int, errType, msg string) {
 	b = append(b, `,"param":null,"code":`...)
 	b = strconv.AppendInt(b, int64(status), 10)
 	b = append(b, "}}\n"...)
-	h := w.Header()
-	h.Set("Content-Type", "application/json")
-	h.Set("Content-Length", strconv.Itoa(len(b)))
-	w.WriteHeader(status)
-	_, _ = w.Write(b)
+	writeJSONStatus(w, status, b)
 }
 
 // errorInjector decides which inference requests fail. Decision n is a hash
@@ -48,4 +44,22 @@ func (e *errorInjector) fail() bool {
 	}
 	n := e.n.Add(1)
 	return mix64(e.seed+n*golden)>>11 < e.threshold
+}
+
+// errorWriter writes an error response in one API's error shape.
+type errorWriter func(w http.ResponseWriter, status int, errType, msg string)
+
+// writeAnthropicError sends Anthropic's error body:
+// {"type":"error","error":{"type":…,"message":…}}.
+func writeAnthropicError(w http.ResponseWriter, status int, errType, msg string) {
+	if errType == "server_error" {
+		errType = "api_error" // Anthropic's name for a 500
+	}
+	b := make([]byte, 0, 64+len(msg))
+	b = append(b, `{"type":"error","error":{"type":`...)
+	b = appendJSONString(b, errType)
+	b = append(b, `,"message":`...)
+	b = appendJSONString(b, msg)
+	b = append(b, "}}\n"...)
+	writeJSONStatus(w, status, b)
 }

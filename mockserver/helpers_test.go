@@ -51,6 +51,7 @@ func post(t *testing.T, url, body string) *http.Response {
 
 // sseEvent is one parsed server-sent event with its arrival time.
 type sseEvent struct {
+	event   string // the event: field, "" when absent
 	data    string
 	arrived time.Time
 }
@@ -69,6 +70,7 @@ func readSSE(t *testing.T, resp *http.Response) []sseEvent {
 	}
 	var events []sseEvent
 	var data []string
+	var name string
 	sc := bufio.NewScanner(resp.Body)
 	sc.Buffer(make([]byte, 0, 64<<10), 16<<20)
 	for sc.Scan() {
@@ -76,9 +78,13 @@ func readSSE(t *testing.T, resp *http.Response) []sseEvent {
 		switch {
 		case line == "":
 			if data != nil {
-				events = append(events, sseEvent{data: strings.Join(data, "\n"), arrived: time.Now()})
-				data = nil
+				events = append(events, sseEvent{event: name, data: strings.Join(data, "\n"), arrived: time.Now()})
+				data, name = nil, ""
+			} else if name != "" {
+				t.Fatalf("event %q without data", name)
 			}
+		case strings.HasPrefix(line, "event:"):
+			name = strings.TrimPrefix(strings.TrimPrefix(line, "event:"), " ")
 		case strings.HasPrefix(line, "data:"):
 			data = append(data, strings.TrimPrefix(strings.TrimPrefix(line, "data:"), " "))
 		case strings.HasPrefix(line, ":"):

@@ -19,6 +19,12 @@ type endpointKind uint8
 const (
 	kindChat endpointKind = iota
 	kindCompletions
+	// The other generating APIs. None of them reasons: planOutput gives
+	// reasoning tokens to chat only.
+	kindTGI
+	kindSolido
+	kindResponses
+	kindMessages
 )
 
 // wireRequest is the subset of the OpenAI request body the mock honours.
@@ -85,8 +91,9 @@ var bodyPool = sync.Pool{New: func() any { return new(bytes.Buffer) }}
 const maxPooledBody = 1 << 20
 
 // readRequest reads a request body (capped at maxBodyBytes, into a pooled
-// buffer) and decodes it with decode, for every API the mock speaks.
-func readRequest(w http.ResponseWriter, r *http.Request, decode func([]byte) (*inferenceRequest, error)) (*inferenceRequest, error) {
+// buffer) and decodes it with decode, for every API the mock speaks. decode
+// must not keep the slice it is given: the buffer is reused.
+func readRequest[T any](w http.ResponseWriter, r *http.Request, decode func([]byte) (T, error)) (T, error) {
 	buf := bodyPool.Get().(*bytes.Buffer)
 	buf.Reset()
 	defer func() {
@@ -95,29 +102,37 @@ func readRequest(w http.ResponseWriter, r *http.Request, decode func([]byte) (*i
 		}
 	}()
 	if _, err := buf.ReadFrom(http.MaxBytesReader(w, r.Body, maxBodyBytes)); err != nil {
+		var zero T
 		var tooLarge *http.MaxBytesError
 		if errors.As(err, &tooLarge) {
-			return nil, badRequest("request body exceeds %d bytes", maxBodyBytes)
+			return zero, badRequest("request body exceeds %d bytes", maxBodyBytes)
 		}
-		return nil, badRequest("reading request body: %v", err)
+		return zero, badRequest("reading request body: %v", err)
 	}
 	return decode(buf.Bytes())
 }
 
-// admit reads and validates a request. It answers 400 for a bad request and
-// an injected 500 (--error-rate) itself, returning ok=false then.
+// admit reads and validates an OpenAI-style request. It answers 400 for a
+// bad request and an injected 500 (--error-rate) itself, returning ok=false then.
 func (s *Server) admit(w http.ResponseWriter, r *http.Request, decode func([]byte) (*inferenceRequest, error)) (*inferenceRequest, bool) {
+	return admitAs(s, w, r, writeAPIError, decode)
+}
+
+// admitAs is admit for any decoded request type and error body shape.
+func admitAs[T any](s *Server, w http.ResponseWriter, r *http.Request, writeErr errorWriter, decode func([]byte) (T, error)) (T, bool) {
 	req, err := readRequest(w, r, decode)
 	if err != nil {
 		s.metrics.badRequests.Inc()
-		writeAPIError(w, http.StatusBadRequest, "invalid_request_error", err.Error())
-		return nil, false
+		writeErr(w, http.StatusBadRequest, "invalid_request_error", err.Error())
+		var zero T
+		return zero, false
 	}
 	// Only valid requests count toward the error rate: a 400 wins.
 	if s.errs.fail() {
 		s.metrics.injectedErrors.Inc()
-		writeAPIError(w, http.StatusInternalServerError, "server_error", "simulated server error (mock server --error-rate)")
-		return nil, false
+		writeErr(w, http.StatusInternalServerError, "server_error", "simulated server error (mock server --error-rate)")
+		var zero T
+		return zero, false
 	}
 	return req, true
 }

@@ -27,12 +27,19 @@ type Server struct {
 	metrics *serverMetrics
 	handler http.Handler
 
-	// chatIDPrefix and completionIDPrefix carry a per-process random tag so
-	// ids from different runs never collide; seq makes them unique within one.
+	// chatIDPrefix, completionIDPrefix and idTag carry a per-process random
+	// tag so ids from different runs never collide; seq makes them unique
+	// within one.
 	chatIDPrefix       string
 	completionIDPrefix string
+	idTag              string
 	seq                atomic.Uint64
 	created            int64
+
+	// videos holds the video generation jobs; now is their clock (tests
+	// replace it to step a job through its states).
+	videos *videoJobs
+	now    func() time.Time
 
 	// active counts requests inside a handler, so Shutdown can wait for
 	// them without waiting on connections that never sent a request.
@@ -70,7 +77,10 @@ func New(cfg Config) (*Server, error) {
 		metrics:            newServerMetrics(),
 		chatIDPrefix:       "chatcmpl-mock" + hex.EncodeToString(tag[:]) + "-",
 		completionIDPrefix: "cmpl-mock" + hex.EncodeToString(tag[:]) + "-",
+		idTag:              "mock" + hex.EncodeToString(tag[:]) + "-",
 		created:            time.Now().Unix(),
+		videos:             newVideoJobs(),
+		now:                time.Now,
 	}
 	s.handler = s.routes()
 	return s, nil
@@ -84,6 +94,19 @@ func (s *Server) routes() http.Handler {
 	mux.Handle("POST /v1/chat/completions", s.inferenceHandler(kindChat))
 	mux.Handle("POST /v1/completions", s.inferenceHandler(kindCompletions))
 	mux.Handle("POST "+TextgenPath, s.textgenHandler())
+	mux.Handle("POST /v1/embeddings", s.embeddingsHandler())
+	mux.Handle("POST /v1/ranking", s.rankingHandler(rankNIM))
+	mux.Handle("POST /rerank", s.rankingHandler(rankTEI))
+	mux.Handle("POST /v2/rerank", s.rankingHandler(rankCohere))
+	mux.Handle("POST /generate", s.tgiHandler(false))
+	mux.Handle("POST /generate_stream", s.tgiHandler(true))
+	mux.Handle("POST /v1/images/generations", s.imagesHandler())
+	mux.Handle("POST /v1/videos", s.videoCreateHandler())
+	mux.HandleFunc("GET /v1/videos/{id}", s.handleVideoStatus)
+	mux.HandleFunc("GET /v1/videos/{id}/content", s.handleVideoContent)
+	mux.Handle("POST /rag/api/prompt", s.solidoHandler())
+	mux.Handle("POST /v1/responses", s.responsesHandler())
+	mux.Handle("POST /v1/messages", s.messagesHandler())
 	mux.HandleFunc("GET /v1/models", s.handleModels)
 	mux.HandleFunc("GET /health", handleHealth)
 	mux.Handle("GET /metrics", s.metrics.handler())

@@ -15,6 +15,9 @@ var wordList string
 // path copies bytes and never escapes or allocates.
 type vocabulary struct {
 	tokens [][]byte
+	// ids maps a pre-rendered word to its token id, for APIs that report
+	// ids (TGI streams).
+	ids map[string]int
 }
 
 // selfCheckTokens is the length of the sample walk used to verify, at startup,
@@ -27,7 +30,7 @@ const selfCheckTokens = 512
 // words re-encodes to exactly N tokens.
 func buildVocabulary(tok sdk.Tokenizer) (*vocabulary, error) {
 	seen := make(map[string]bool)
-	v := &vocabulary{}
+	v := &vocabulary{ids: make(map[string]int)}
 	for _, line := range strings.Split(wordList, "\n") {
 		line = strings.TrimSpace(line)
 		if line == "" || strings.HasPrefix(line, "#") {
@@ -43,6 +46,9 @@ func buildVocabulary(tok sdk.Tokenizer) (*vocabulary, error) {
 				continue
 			}
 			v.tokens = append(v.tokens, []byte(piece))
+			if ids := tok.Encode(piece); len(ids) == 1 {
+				v.ids[piece] = ids[0]
+			}
 		}
 	}
 	if len(v.tokens) < 2 {
@@ -68,6 +74,14 @@ func isLowerASCII(w string) bool {
 		}
 	}
 	return w != ""
+}
+
+// tokenID returns the id of a pre-rendered word (-1 if it is not one).
+func (v *vocabulary) tokenID(word []byte) int {
+	if id, ok := v.ids[string(word)]; ok {
+		return id
+	}
+	return -1
 }
 
 // word returns the pre-rendered " word" for a walk value.

@@ -37,6 +37,10 @@ type mockServerOptions struct {
 	randomSeed int64
 	tokenizer  string
 	logLevel   string
+	// videoJobSeconds is how long a /v1/videos job runs; embeddingDim the
+	// default /v1/embeddings vector length.
+	videoJobSeconds float64
+	embeddingDim    int
 }
 
 func newMockServerCmd() *cobra.Command {
@@ -46,9 +50,11 @@ func newMockServerCmd() *cobra.Command {
 		Aliases: []string{"mockserver"},
 		Short:   "Run a mock OpenAI-compatible inference server (deterministic output, configurable TTFT/ITL)",
 		Long: "Run a mock OpenAI-compatible inference server for demos, tests and benchmarks.\n\n" +
-			"Serves /v1/chat/completions and /v1/completions (streaming or not), /v1/models,\n" +
-			"/health and Prometheus /metrics. Every flag can also be set through an environment\n" +
-			"variable such as MOCK_SERVER_PORT or MOCK_SERVER_ERROR_RATE.",
+			"It answers every API an AIPerf endpoint type talks to, deterministically, with\n" +
+			"token-exact usage, streams paced by --ttft/--itl and --error-rate applied to every\n" +
+			"inference route:\n\n" + mockRoutesHelp() + "\n" +
+			"Every flag can also be set through an environment variable such as\n" +
+			"MOCK_SERVER_PORT or MOCK_SERVER_ERROR_RATE.",
 		Args: cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, _ []string) error {
 			if err := applyMockServerEnv(cmd.Flags(), os.LookupEnv); err != nil {
@@ -67,6 +73,8 @@ func newMockServerCmd() *cobra.Command {
 	f.BoolVarP(&o.fast, "fast", "f", false, "No delays at all; write each stream in one flush (throughput mode)")
 	f.Float64Var(&o.errorRate, "error-rate", 0, "Percentage (0-100) of inference requests answered with HTTP 500")
 	f.Int64Var(&o.randomSeed, "random-seed", 0, "Seed of the error-injection sequence")
+	f.Float64Var(&o.videoJobSeconds, "video-job-seconds", 0.5, "Seconds a /v1/videos job stays in_progress before it completes")
+	f.IntVar(&o.embeddingDim, "embedding-dim", mockserver.DefaultEmbeddingDim, "Length of /v1/embeddings vectors when the request sets no \"dimensions\"")
 	f.StringVar(&o.tokenizer, "tokenizer", "builtin", "Tokenizer for token counts and output text: builtin (o200k_base), a tokenizer.json path, or a Hugging Face repo id")
 	f.StringVar(&o.logLevel, "log-level", "INFO", "Log level: DEBUG, INFO, WARNING or ERROR")
 	return cmd
@@ -111,7 +119,8 @@ func runMockServer(ctx context.Context, o mockServerOptions, stdout, stderr io.W
 		return err
 	}
 	logger.Info("mock server started", "addr", addr, "ttft", cfg.TTFT, "itl", cfg.ITL,
-		"fast", cfg.Fast, "error_rate", cfg.ErrorRate, "random_seed", cfg.RandomSeed, "tokenizer", o.tokenizer)
+		"fast", cfg.Fast, "error_rate", cfg.ErrorRate, "random_seed", cfg.RandomSeed, "tokenizer", o.tokenizer,
+		"video_job_time", cfg.VideoJobTime, "embedding_dim", cfg.EmbeddingDim)
 	fmt.Fprintf(stdout, "Mock server listening on http://%s\n", addr)
 
 	<-ctx.Done()
@@ -149,14 +158,32 @@ func (o mockServerOptions) config() (mockserver.Config, slog.Level, error) {
 	if math.IsNaN(o.errorRate) || o.errorRate < 0 || o.errorRate > 100 {
 		return cfg, 0, fmt.Errorf("--error-rate must be a percentage in [0, 100], got %v", o.errorRate)
 	}
+	if math.IsNaN(o.videoJobSeconds) || o.videoJobSeconds < 0 || o.videoJobSeconds > 86400 {
+		return cfg, 0, fmt.Errorf("--video-job-seconds must be a number of seconds in [0, 86400], got %v", o.videoJobSeconds)
+	}
+	jobTime := time.Duration(o.videoJobSeconds * float64(time.Second))
+	if o.embeddingDim < 0 || o.embeddingDim > mockserver.MaxEmbeddingDim {
+		return cfg, 0, fmt.Errorf("--embedding-dim must be in [1, %d] (0: the default %d), got %d",
+			mockserver.MaxEmbeddingDim, mockserver.DefaultEmbeddingDim, o.embeddingDim)
+	}
 	cfg = mockserver.Config{
 		Host: o.host, Port: o.port, TTFT: ttft, ITL: itl, Fast: o.fast,
 		ErrorRate: o.errorRate, RandomSeed: o.randomSeed,
+		VideoJobTime: jobTime, EmbeddingDim: o.embeddingDim,
 	}
 	if o.fast {
-		cfg.TTFT, cfg.ITL = 0, 0
+		cfg.TTFT, cfg.ITL, cfg.VideoJobTime = 0, 0, 0
 	}
 	return cfg, level, nil
+}
+
+// mockRoutesHelp lists the mock's routes, one per line, for --help.
+func mockRoutesHelp() string {
+	var b strings.Builder
+	for _, r := range mockserver.Routes() {
+		fmt.Fprintf(&b, "  %-4s %-26s %s\n", r.Method, r.Path, r.API)
+	}
+	return b.String()
 }
 
 func millis(flag string, ms float64) (time.Duration, error) {
