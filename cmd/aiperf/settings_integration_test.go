@@ -2,6 +2,7 @@ package main
 
 import (
 	"context"
+	"reflect"
 	"testing"
 
 	"github.com/aiperf-go/aiperf/core/app"
@@ -43,7 +44,7 @@ func TestDatasetFlagsReachPluginSettings(t *testing.T) {
 		t.Fatal(err)
 	}
 	want := synthetic.Config{SessionTurnsMean: 3, SessionTurnsStddev: 1, TurnDelayMeanMs: 200, TurnDelayStddevMs: 7}
-	if got := c.(*synthetic.Composer).Config; got != want {
+	if got := c.(*synthetic.Composer).Config; !reflect.DeepEqual(got, want) {
 		t.Errorf("synthetic settings = %+v, want %+v", got, want)
 	}
 	l, err := app.Use(context.Background(), h, sdk.CustomDatasetLoaders, mooncaketrace.Name, nil, "")

@@ -1,6 +1,9 @@
 package app
 
 import (
+	"maps"
+	"strings"
+
 	"github.com/aiperf-go/aiperf/core/config"
 	sdk "github.com/aiperf-go/aiperf/plugin-sdk"
 )
@@ -13,7 +16,9 @@ type Selection struct {
 	// plugin (config.PluginChoices: --endpoint-type, --transport, --ui-type,
 	// --url-strategy, --dataset-sampling-strategy, --ramp-type,
 	// --tokenizer-plugin) lands here, then the rules below: the composer
-	// (custom with --input-file, else synthetic, as AIPerf), the tokenizer
+	// (custom with --input-file, else synthetic_rankings for an endpoint
+	// type whose name contains "rankings", else synthetic, as AIPerf's
+	// dataset manager chooses), the tokenizer
 	// (builtin for --tokenizer builtin) and the sampler's default (sequential
 	// for trace replay, else shuffle).
 	Names map[string]string
@@ -29,6 +34,7 @@ func (s Selection) Name(category string) string { return s.Names[category] }
 // Composer names (dataset_composer plugins) the table chooses between.
 const (
 	composerSynthetic = "synthetic"
+	composerRankings  = "synthetic_rankings"
 	composerCustom    = "custom"
 )
 
@@ -54,7 +60,7 @@ var timingStrategies = map[config.TimingMode]string{
 // selectPlugins applies the table to a validated configuration.
 func selectPlugins(cfg *config.RunConfig) Selection {
 	names := cfg.PluginChoices()
-	names[sdk.CategoryDatasetComposer] = composerSynthetic
+	names[sdk.CategoryDatasetComposer] = syntheticComposer(cfg.EndpointType)
 	if cfg.InputFile != "" {
 		names[sdk.CategoryDatasetComposer] = composerCustom
 	}
@@ -71,10 +77,24 @@ func selectPlugins(cfg *config.RunConfig) Selection {
 	return Selection{Names: names, Settings: runSettings(cfg)}
 }
 
+// syntheticComposer is the composer of a run without --input-file:
+// synthetic_rankings when the endpoint type's name contains "rankings"
+// (nim_rankings, hf_tei_rankings, cohere_rankings: AIPerf's
+// dataset_manager.py _is_rankings_endpoint), else synthetic.
+func syntheticComposer(endpointType string) string {
+	if strings.Contains(strings.ToLower(endpointType), "rankings") {
+		return composerRankings
+	}
+	return composerSynthetic
+}
+
 // runSettings maps AIPerf's flags onto the settings of the run-wide plugins
-// they belong to: the multi-turn flags onto the synthetic composer
-// (session_turns_mean, session_turns_stddev, turn_delay_mean_ms,
-// turn_delay_stddev_ms), --isl-block-size onto the mooncake_trace loader
+// they belong to: the multi-turn, batch and media flags onto the synthetic
+// composer (session_turns_mean, session_turns_stddev, turn_delay_mean_ms,
+// turn_delay_stddev_ms; prompt_batch_size, image_*, audio_*, video_*: see
+// config.SyntheticMediaSettings), the --rankings-* flags onto the
+// synthetic_rankings composer (passages_*, passage_tokens_*,
+// query_tokens_*), --isl-block-size onto the mooncake_trace loader
 // (block_size), --export-http-trace onto the jsonl exporter
 // (export_http_trace), --slice-duration onto the metric_results accumulator
 // (slice_duration: it computes the timeslices the timeslices exporter
@@ -83,8 +103,13 @@ func selectPlugins(cfg *config.RunConfig) Selection {
 // the plugin's own default stands.
 func runSettings(cfg *config.RunConfig) map[string]map[string]any {
 	out := map[string]map[string]any{}
-	if s := cfg.SyntheticSessionSettings(); len(s) > 0 {
-		out[sdk.DatasetComposers.Name+"."+composerSynthetic] = s
+	synth := cfg.SyntheticSessionSettings()
+	maps.Copy(synth, cfg.SyntheticMediaSettings())
+	if len(synth) > 0 {
+		out[sdk.DatasetComposers.Name+"."+composerSynthetic] = synth
+	}
+	if s := cfg.RankingsSettings(); len(s) > 0 {
+		out[sdk.DatasetComposers.Name+"."+composerRankings] = s
 	}
 	if bs, ok := cfg.ISLBlockSizeSetting(); ok {
 		out[sdk.CustomDatasetLoaders.Name+".mooncake_trace"] = map[string]any{"block_size": bs}

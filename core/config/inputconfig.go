@@ -132,6 +132,12 @@ func (c *RunConfig) endpointSection() map[string]any {
 	if x := c.ExtraInputs(); len(x) > 0 {
 		ep["extra"] = redactValues(x)
 	}
+	if c.DownloadVideoContent {
+		ep["download_video_content"] = true
+	}
+	if ct := c.inputContentType(); ct != "" {
+		ep["request_content_type"] = ct
+	}
 	return ep
 }
 
@@ -167,6 +173,12 @@ func (c *RunConfig) datasetSection() map[string]any {
 		if c.ISLBlockSize != nil {
 			d["block_size"] = *c.ISLBlockSize
 		}
+		if c.CustomDatasetType == DatasetRandomPool {
+			setInt(d, "prompt_batch_size", c.PromptBatchSize)
+			setInt(d, "image_batch_size", c.ImageBatchSize)
+			setInt(d, "audio_batch_size", c.AudioBatchSize)
+			setInt(d, "video_batch_size", c.VideoBatchSize)
+		}
 		return d
 	}
 	isl := map[string]any{"mean": float64(c.InputTokensMean)}
@@ -180,6 +192,7 @@ func (c *RunConfig) datasetSection() map[string]any {
 	if c.ISLBlockSize != nil {
 		prompts["block_size"] = *c.ISLBlockSize
 	}
+	setInt(prompts, "batch_size", c.PromptBatchSize)
 	d["prompts"] = prompts
 	if c.SessionTurnsMean != defaultSessionTurnsMean || c.SessionTurnsStddev != 0 {
 		d["turns"] = map[string]any{"mean": float64(c.SessionTurnsMean), "stddev": float64(c.SessionTurnsStddev)}
@@ -190,6 +203,7 @@ func (c *RunConfig) datasetSection() map[string]any {
 	if !isDefault(keyTurnDelayRatio, c.TurnDelayRatio) {
 		d["turn_delay_ratio"] = c.TurnDelayRatio
 	}
+	c.addMediaSections(d)
 	return d
 }
 

@@ -7,9 +7,13 @@ import sdk "github.com/aiperf-go/aiperf/plugin-sdk"
 const (
 	GroupEndpoint          = "Endpoint"
 	GroupInput             = "Input"
+	GroupAudioInput        = "Audio Input"
+	GroupImageInput        = "Image Input"
+	GroupVideoInput        = "Video Input"
 	GroupPrompt            = "Prompt"
 	GroupISL               = "Input Sequence Length (ISL)"
 	GroupOSL               = "Output Sequence Length (OSL)"
+	GroupRankings          = "Rankings"
 	GroupSynthesis         = "Synthesis"
 	GroupConversationInput = "Conversation Input"
 	GroupOutput            = "Output"
@@ -22,8 +26,8 @@ const (
 // groupOrder is the reference's heading order (groups this package does not
 // fill are kept so flags added elsewhere still land in the right place).
 var groupOrder = []string{
-	GroupEndpoint, GroupInput, "Audio Input", "Image Input", "Video Input", GroupPrompt,
-	GroupISL, GroupOSL, "Prefix Prompt", "Rankings", GroupSynthesis, GroupConversationInput,
+	GroupEndpoint, GroupInput, GroupAudioInput, GroupImageInput, GroupVideoInput, GroupPrompt,
+	GroupISL, GroupOSL, "Prefix Prompt", GroupRankings, GroupSynthesis, GroupConversationInput,
 	GroupOutput, GroupTokenizer, GroupLoadGenerator, "Telemetry", "Server Metrics",
 	"ZMQ Communication", "Workers", GroupService, GroupConfigFile,
 }
@@ -167,6 +171,45 @@ const (
 	keyWarmupPrefillRamp  = "warmup_prefill_concurrency_ramp_duration"
 	keyRequestRateRamp    = "request_rate_ramp_duration"
 	keyWarmupRateRamp     = "warmup_request_rate_ramp_duration"
+
+	// Endpoint, prompt batches, media and rankings (issue 10). The keys are
+	// AIPerf's CLIConfig field names.
+	keyDownloadVideoContent  = "download_video_content"
+	keyRequestContentType    = "request_content_type"
+	keyPromptBatchSize       = "prompt_batch_size"
+	keyAudioBatchSize        = "audio_batch_size"
+	keyAudioLengthMean       = "audio_length_mean"
+	keyAudioLengthStddev     = "audio_length_stddev"
+	keyAudioFormat           = "audio_format"
+	keyAudioDepths           = "audio_depths"
+	keyAudioSampleRates      = "audio_sample_rates"
+	keyAudioNumChannels      = "audio_num_channels"
+	keyImageWidthMean        = "image_width_mean"
+	keyImageWidthStddev      = "image_width_stddev"
+	keyImageHeightMean       = "image_height_mean"
+	keyImageHeightStddev     = "image_height_stddev"
+	keyImageBatchSize        = "image_batch_size"
+	keyImageFormat           = "image_format"
+	keyImageSource           = "image_source"
+	keyImageSourceSampling   = "image_source_sampling"
+	keyVideoBatchSize        = "video_batch_size"
+	keyVideoDuration         = "video_duration"
+	keyVideoFPS              = "video_fps"
+	keyVideoWidth            = "video_width"
+	keyVideoHeight           = "video_height"
+	keyVideoSynthType        = "video_synth_type"
+	keyVideoFormat           = "video_format"
+	keyVideoCodec            = "video_codec"
+	keyVideoAudioSampleRate  = "video_audio_sample_rate"
+	keyVideoAudioChannels    = "video_audio_channels"
+	keyVideoAudioCodec       = "video_audio_codec"
+	keyVideoAudioDepth       = "video_audio_depth"
+	keyRankingsPassagesMean  = "rankings_passages_mean"
+	keyRankingsPassagesSD    = "rankings_passages_stddev"
+	keyRankingsPassageTokens = "rankings_passages_prompt_token_mean"
+	keyRankingsPassageTokSD  = "rankings_passages_prompt_token_stddev"
+	keyRankingsQueryTokens   = "rankings_query_prompt_token_mean"
+	keyRankingsQueryTokSD    = "rankings_query_prompt_token_stddev"
 )
 
 // Fixed choice lists (AIPerf enums).
@@ -176,6 +219,17 @@ var (
 
 	modelSelectionStrategies = []string{"round_robin", "random"}
 	connectionReuse          = []string{"pooled", "never", "sticky-user-sessions"}
+
+	requestContentTypes   = []string{ContentTypeJSON, ContentTypeFormData}
+	audioFormats          = []string{"wav", "mp3"}
+	imageFormats          = []string{"png", "jpeg", "random"}
+	imageSources          = []string{"assets", "noise"}
+	imageSourceSamplings  = []string{"random-with-replacement", "shuffle-cycle", "sequential-cycle"}
+	videoSynthTypes       = []string{"moving_shapes", "grid_clock", "noise"}
+	videoFormats          = []string{"mp4", "webm"}
+	videoAudioCodecs      = []string{"libvorbis", "libopus", "aac"}
+	audioBitDepths        = []int{8, 16, 24, 32}
+	videoAudioDepthValues = []string{"8", "16", "24", "32"}
 )
 
 // options lists every setting in help order (group by group, reference order
@@ -208,6 +262,11 @@ var options = []*option{
 		usage: "Transport protocol to use for API requests. http sends over net/http with connection pooling and reads Server-Sent Events as they arrive."},
 	{key: keyConnectionReuse, names: []string{"connection-reuse-strategy"}, group: GroupEndpoint, kind: kindString, def: "pooled", choices: connectionReuse,
 		usage: "Transport connection reuse: pooled (connections reused across all requests), never (a new connection per request, closed after the response), sticky-user-sessions (one connection per multi-turn conversation, closed after its final turn)."},
+	{key: keyDownloadVideoContent, names: []string{"download-video-content"}, group: GroupEndpoint, kind: kindBool, def: false,
+		usage: "For video generation endpoints, download the video content after the generation job completes. The request latency still ends at the final poll response (AIPerf 0.13 measures it so too); the download is not included."},
+	{key: keyRequestContentType, names: []string{"request-content-type"}, group: GroupEndpoint, kind: kindString, choices: requestContentTypes,
+		defHelp: "multipart/form-data for endpoint types that require form data (video_generation), else application/json",
+		usage:   "Content type for request body serialization. multipart/form-data is only accepted by endpoint types that take form data, and those reject application/json."},
 
 	// Input
 	{key: keyExtraInputs, names: []string{"extra-inputs"}, group: GroupInput, kind: kindPairs,
@@ -237,6 +296,74 @@ var options = []*option{
 	{key: keyGoodput, names: []string{"goodput"}, group: GroupInput, kind: kindString,
 		usage: "Service level objectives for goodput as space-separated 'KEY:VALUE' pairs (e.g., 'request_latency:250 inter_token_latency:10')."},
 
+	// Audio Input
+	{key: keyAudioBatchSize, names: []string{"audio-batch-size", "batch-size-audio"}, group: GroupAudioInput, kind: kindInt,
+		defHelp: "1 when --audio-length-mean or --audio-length-stddev is given, else 0 (no audio)",
+		usage:   "The number of audio clips to include in each request. Supported by endpoint types that accept audio (chat, template). 0 disables audio inputs."},
+	{key: keyAudioLengthMean, names: []string{"audio-length-mean"}, group: GroupAudioInput, kind: kindFloat, defHelp: "10 (when audio is sent)",
+		usage: "Mean duration in seconds of the synthetic audio clips (normal distribution with --audio-length-stddev, at least 0.01). 0 disables audio inputs."},
+	{key: keyAudioLengthStddev, names: []string{"audio-length-stddev"}, group: GroupAudioInput, kind: kindFloat, defHelp: "0",
+		usage: "Standard deviation in seconds of the synthetic audio durations. Requires --audio-length-mean."},
+	{key: keyAudioFormat, names: []string{"audio-format"}, group: GroupAudioInput, kind: kindString, choices: audioFormats, defHelp: "wav",
+		usage: "File format of the generated audio: wav (uncompressed PCM) or mp3 (needs ffmpeg). Affects the payload size, not the audio."},
+	{key: keyAudioDepths, names: []string{"audio-depths"}, group: GroupAudioInput, kind: kindList, defHelp: "16",
+		usage: "Bit depths to draw each generated clip's depth from: 8, 16, 24 or 32 (e.g. --audio-depths 16 24)."},
+	{key: keyAudioSampleRates, names: []string{"audio-sample-rates"}, group: GroupAudioInput, kind: kindList, defHelp: "16",
+		usage: "Sample rates in kHz to draw each generated clip's rate from (e.g. 16, 44.1, 48). Values above 96 are taken as Hz. MP3 allows 8, 11.025, 12, 16, 22.05, 24, 32, 44.1 and 48 kHz."},
+	{key: keyAudioNumChannels, names: []string{"audio-num-channels"}, group: GroupAudioInput, kind: kindInt, defHelp: "1",
+		usage: "Number of audio channels of the generated clips: 1 (mono) or 2 (stereo)."},
+
+	// Image Input
+	{key: keyImageWidthMean, names: []string{"image-width-mean"}, group: GroupImageInput, kind: kindFloat, defHelp: "512 (when images are sent)",
+		usage: "Mean width in pixels of the synthetic images (normal distribution with --image-width-stddev). 0 disables image inputs."},
+	{key: keyImageWidthStddev, names: []string{"image-width-stddev"}, group: GroupImageInput, kind: kindFloat, defHelp: "0",
+		usage: "Standard deviation in pixels of the synthetic image widths. Requires --image-width-mean."},
+	{key: keyImageHeightMean, names: []string{"image-height-mean"}, group: GroupImageInput, kind: kindFloat, defHelp: "512 (when images are sent)",
+		usage: "Mean height in pixels of the synthetic images (normal distribution with --image-height-stddev). 0 disables image inputs."},
+	{key: keyImageHeightStddev, names: []string{"image-height-stddev"}, group: GroupImageInput, kind: kindFloat, defHelp: "0",
+		usage: "Standard deviation in pixels of the synthetic image heights. Requires --image-height-mean."},
+	{key: keyImageBatchSize, names: []string{"image-batch-size", "batch-size-image"}, group: GroupImageInput, kind: kindInt,
+		defHelp: "1 when another image size or source flag is given, else 0 (no images)",
+		usage:   "Number of images to include in each request. Supported by endpoint types that accept images (chat, nim_embeddings, chat_embeddings, template, ...). 0 disables image inputs."},
+	{key: keyImageFormat, names: []string{"image-format"}, group: GroupImageInput, kind: kindString, choices: imageFormats, defHelp: "jpeg",
+		usage: "Image file format of the generated images: png, jpeg, or random (PNG or JPEG drawn per image)."},
+	{key: keyImageSource, names: []string{"image-source"}, group: GroupImageInput, kind: kindString, defHelp: "noise",
+		usage: "Where image pixels come from: noise (random pixels at the requested size), assets (the bundled source images, resized) or a directory of PNG/JPEG files (resized). Choices: noise, assets, or a directory path."},
+	{key: keyImageSourceSampling, names: []string{"image-source-sampling"}, group: GroupImageInput, kind: kindString, choices: imageSourceSamplings, defHelp: "random-with-replacement",
+		usage: "How images are picked from --image-source assets or a directory: random-with-replacement (independent draws), shuffle-cycle (each once per shuffled cycle) or sequential-cycle (sorted order, wrapping). noise only allows random-with-replacement."},
+
+	// Video Input
+	{key: keyVideoBatchSize, names: []string{"video-batch-size", "batch-size-video"}, group: GroupVideoInput, kind: kindInt,
+		defHelp: "1 when another video flag is given, else 0 (no videos)",
+		usage:   "Number of synthetic videos to include in each request (needs --video-width and --video-height, and ffmpeg). Supported by endpoint types that accept video (chat, template). 0 disables video inputs."},
+	{key: keyVideoDuration, names: []string{"video-duration"}, group: GroupVideoInput, kind: kindFloat, defHelp: "1",
+		usage: "Duration in seconds of each generated video clip; frames = duration x --video-fps."},
+	{key: keyVideoFPS, names: []string{"video-fps"}, group: GroupVideoInput, kind: kindInt, defHelp: "4",
+		usage: "Frames per second of the generated videos."},
+	{key: keyVideoWidth, names: []string{"video-width"}, group: GroupVideoInput, kind: kindInt,
+		usage: "Video frame width in pixels. Videos are only sent when both --video-width and --video-height are given."},
+	{key: keyVideoHeight, names: []string{"video-height"}, group: GroupVideoInput, kind: kindInt,
+		usage: "Video frame height in pixels. Videos are only sent when both --video-width and --video-height are given."},
+	{key: keyVideoSynthType, names: []string{"video-synth-type"}, group: GroupVideoInput, kind: kindString, choices: videoSynthTypes, defHelp: "moving_shapes",
+		usage: "Content of the generated videos: moving_shapes (animated shapes), grid_clock (grid with a rotating hand) or noise (random frames). Dashes are accepted for underscores."},
+	{key: keyVideoFormat, names: []string{"video-format"}, group: GroupVideoInput, kind: kindString, choices: videoFormats, defHelp: "webm",
+		usage: "Container format of the generated videos."},
+	{key: keyVideoCodec, names: []string{"video-codec"}, group: GroupVideoInput, kind: kindString, defHelp: "libvpx-vp9",
+		usage: "ffmpeg video codec used to encode the generated videos (libvpx-vp9, libvpx, or any encoder the local ffmpeg has)."},
+	{key: keyVideoAudioSampleRate, names: []string{"video-audio-sample-rate"}, group: GroupVideoInput, kind: kindFloat, defHelp: "44100",
+		usage: "Sample rate in Hz or kHz of the audio track of generated videos. Accepted for AIPerf compatibility; only used with an audio track, which is not supported yet."},
+	{key: keyVideoAudioChannels, names: []string{"video-audio-num-channels"}, group: GroupVideoInput, kind: kindInt, defHelp: "0",
+		usage: "Number of audio channels to embed in generated videos. Only 0 (no audio track) is supported; AIPerf also muxes a 1- or 2-channel noise track."},
+	{key: keyVideoAudioCodec, names: []string{"video-audio-codec"}, group: GroupVideoInput, kind: kindString, choices: videoAudioCodecs,
+		defHelp: "libvorbis for webm, libopus for mp4",
+		usage:   "Codec of the audio track of generated videos. Requires --video-audio-num-channels 1 or 2 (an audio track, not supported yet)."},
+	{key: keyVideoAudioDepth, names: []string{"video-audio-depth"}, group: GroupVideoInput, kind: kindInt, choices: videoAudioDepthValues, defHelp: "16",
+		usage: "Bit depth of the audio track of generated videos. Accepted for AIPerf compatibility; only used with an audio track, which is not supported yet."},
+
+	// Prompt
+	{key: keyPromptBatchSize, names: []string{"prompt-batch-size", "batch-size-text", "batch-size"}, short: "b", group: GroupPrompt, kind: kindInt, defHelp: "1",
+		usage: "Number of text inputs in each request, for endpoint types that take several (embeddings input list, completions prompt list, chat text parts). Ignored by the rankings endpoint types. With --input-file only --custom-dataset-type random_pool accepts it."},
+
 	// ISL
 	{key: keyISLMean, names: []string{"prompt-input-tokens-mean", "synthetic-input-tokens-mean", "isl"}, group: GroupISL, kind: kindInt, def: 550,
 		usage: "Mean number of tokens for synthetically generated input prompts."},
@@ -250,6 +377,20 @@ var options = []*option{
 		usage: "Mean number of output tokens to request (max_completion_tokens). When not set, the model decides the output length."},
 	{key: keyOSLStddev, names: []string{"prompt-output-tokens-stddev", "output-tokens-stddev", "osl-stddev"}, group: GroupOSL, kind: kindFloat, def: 0.0,
 		usage: "Standard deviation of requested output lengths. Only applies when --prompt-output-tokens-mean is set."},
+
+	// Rankings
+	{key: keyRankingsPassagesMean, names: []string{"rankings-passages-mean"}, group: GroupRankings, kind: kindInt, defHelp: "10",
+		usage: "Mean number of passages in each synthetic rankings request (normal distribution with --rankings-passages-stddev, at least 1)."},
+	{key: keyRankingsPassagesSD, names: []string{"rankings-passages-stddev"}, group: GroupRankings, kind: kindInt, defHelp: "0",
+		usage: "Standard deviation of the number of passages per rankings request. Requires --rankings-passages-mean."},
+	{key: keyRankingsPassageTokens, names: []string{"rankings-passages-prompt-token-mean"}, group: GroupRankings, kind: kindInt, defHelp: "128",
+		usage: "Mean token length of each synthetic rankings passage."},
+	{key: keyRankingsPassageTokSD, names: []string{"rankings-passages-prompt-token-stddev"}, group: GroupRankings, kind: kindInt, defHelp: "0",
+		usage: "Standard deviation of the passage token lengths. Requires --rankings-passages-prompt-token-mean."},
+	{key: keyRankingsQueryTokens, names: []string{"rankings-query-prompt-token-mean"}, group: GroupRankings, kind: kindInt, defHelp: "32",
+		usage: "Mean token length of the synthetic rankings query."},
+	{key: keyRankingsQueryTokSD, names: []string{"rankings-query-prompt-token-stddev"}, group: GroupRankings, kind: kindInt, defHelp: "0",
+		usage: "Standard deviation of the query token lengths. Requires --rankings-query-prompt-token-mean."},
 
 	// Conversation Input
 	{key: keyNumSessions, names: []string{"conversation-num", "num-conversations", "num-sessions"}, group: GroupConversationInput, kind: kindInt,

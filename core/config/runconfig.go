@@ -20,6 +20,12 @@ type RunConfig struct {
 	ModelSelectionStrategy  string `koanf:"model_selection_strategy"`
 	URLStrategy             string `koanf:"url_strategy"`
 	ConnectionReuseStrategy string `koanf:"connection_reuse_strategy"`
+	// DownloadVideoContent (--download-video-content) fetches a generated
+	// video after its job completes. RequestContentType
+	// (--request-content-type) is "" when not given; CheckEndpoint resolves
+	// it against the endpoint type.
+	DownloadVideoContent bool   `koanf:"download_video_content"`
+	RequestContentType   string `koanf:"request_content_type"`
 
 	// Input. Header and ExtraInputsRaw keep the raw items; use Headers() and
 	// ExtraInputs() for the parsed maps.
@@ -53,6 +59,46 @@ type RunConfig struct {
 	NumDatasetEntriesSet bool `koanf:"-"`
 	// ISLBlockSize is --isl-block-size; nil leaves the loader's default.
 	ISLBlockSize *int `koanf:"prompt_input_tokens_block_size"`
+
+	// Batches, media and rankings inputs (media.go applies AIPerf 0.13's
+	// real defaults and inclusion rules). Nil pointers, empty strings and
+	// empty lists are unset. AudioDepths and AudioSampleRates keep the raw
+	// list items; AudioDepthValues and AudioSampleRatesKHz parse them.
+	PromptBatchSize      *int     `koanf:"prompt_batch_size"`
+	AudioBatchSize       *int     `koanf:"audio_batch_size"`
+	AudioLengthMean      *float64 `koanf:"audio_length_mean"`
+	AudioLengthStddev    *float64 `koanf:"audio_length_stddev"`
+	AudioFormat          string   `koanf:"audio_format"`
+	AudioDepths          []string `koanf:"audio_depths"`
+	AudioSampleRates     []string `koanf:"audio_sample_rates"`
+	AudioNumChannels     *int     `koanf:"audio_num_channels"`
+	ImageWidthMean       *float64 `koanf:"image_width_mean"`
+	ImageWidthStddev     *float64 `koanf:"image_width_stddev"`
+	ImageHeightMean      *float64 `koanf:"image_height_mean"`
+	ImageHeightStddev    *float64 `koanf:"image_height_stddev"`
+	ImageBatchSize       *int     `koanf:"image_batch_size"`
+	ImageFormat          string   `koanf:"image_format"`
+	ImageSource          string   `koanf:"image_source"`
+	ImageSourceSampling  string   `koanf:"image_source_sampling"`
+	VideoBatchSize       *int     `koanf:"video_batch_size"`
+	VideoDuration        *float64 `koanf:"video_duration"`
+	VideoFPS             *int     `koanf:"video_fps"`
+	VideoWidth           *int     `koanf:"video_width"`
+	VideoHeight          *int     `koanf:"video_height"`
+	VideoSynthType       string   `koanf:"video_synth_type"`
+	VideoFormat          string   `koanf:"video_format"`
+	VideoCodec           string   `koanf:"video_codec"`
+	VideoAudioSampleRate *float64 `koanf:"video_audio_sample_rate"`
+	VideoAudioChannels   *int     `koanf:"video_audio_channels"`
+	VideoAudioCodec      string   `koanf:"video_audio_codec"`
+	VideoAudioDepth      *int     `koanf:"video_audio_depth"`
+	// Rankings (--rankings-*): passages per request and token lengths.
+	RankingsPassagesMean        *int `koanf:"rankings_passages_mean"`
+	RankingsPassagesStddev      *int `koanf:"rankings_passages_stddev"`
+	RankingsPassageTokensMean   *int `koanf:"rankings_passages_prompt_token_mean"`
+	RankingsPassageTokensStddev *int `koanf:"rankings_passages_prompt_token_stddev"`
+	RankingsQueryTokensMean     *int `koanf:"rankings_query_prompt_token_mean"`
+	RankingsQueryTokensStddev   *int `koanf:"rankings_query_prompt_token_stddev"`
 
 	// Conversations (multi-turn sessions). Delays are in milliseconds.
 	NumSessions        *int    `koanf:"conversation_num"`
@@ -136,6 +182,9 @@ type RunConfig struct {
 
 	// trace is what Load learnt from --input-file (timestamps, entry count).
 	trace traceInfo
+	// formData is the endpoint type's requires_form_data switch, recorded
+	// by CheckEndpoint (nil before): it resolves the request content type.
+	formData *bool
 }
 
 // Defaults of computed values (AIPerf LoadGeneratorDefaults).

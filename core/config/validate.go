@@ -105,6 +105,7 @@ func (c *RunConfig) Validate(ch Choices) error {
 	c.validateRanges(add)
 	c.validateModes(add)
 	c.validateDataset(add)
+	c.validateMedia(add)
 
 	// Service
 	if !slices.Contains(logLevels, c.LogLevel) {

@@ -9,11 +9,13 @@ import (
 )
 
 // Config is the composer's own settings (dataset_composer.synthetic): the
-// shape of multi-turn sessions. The core fills them from AIPerf's
-// --session-turns-mean, --session-turns-stddev, --session-turn-delay-mean
-// and --session-turn-delay-stddev; --plugin-config
-// dataset_composer.synthetic.KEY=VALUE overrides them. The zero value is
-// single-turn conversations without delays.
+// shape of multi-turn sessions, the text batch and the media of each turn.
+// The core fills them from AIPerf's --session-turns-mean,
+// --session-turns-stddev, --session-turn-delay-mean,
+// --session-turn-delay-stddev, -b and the --image-*, --audio-* and
+// --video-* flags; --plugin-config dataset_composer.synthetic.KEY=VALUE
+// overrides them. The zero value is single-turn conversations of one
+// prompt per turn, without delays or media.
 type Config struct {
 	// SessionTurnsMean is the mean number of turns per conversation; 0 or 1
 	// means single-turn.
@@ -26,6 +28,47 @@ type Config struct {
 	TurnDelayMeanMs float64 `json:"turn_delay_mean_ms"`
 	// TurnDelayStddevMs is the delay's standard deviation, in ms.
 	TurnDelayStddevMs float64 `json:"turn_delay_stddev_ms"`
+
+	// PromptBatchSize is the number of prompts per turn (-b); 0 means 1.
+	PromptBatchSize int `json:"prompt_batch_size"`
+
+	// Images: ImageBatchSize per turn (0: none), sent only when both size
+	// means are positive; a nil mean is 512 (AIPerf 0.13's default).
+	// Format "" is jpeg, source "" noise, sampling ""
+	// random-with-replacement (media.ImageOptions).
+	ImageBatchSize      int      `json:"image_batch_size"`
+	ImageWidthMean      *float64 `json:"image_width_mean"`
+	ImageWidthStddev    float64  `json:"image_width_stddev"`
+	ImageHeightMean     *float64 `json:"image_height_mean"`
+	ImageHeightStddev   float64  `json:"image_height_stddev"`
+	ImageFormat         string   `json:"image_format"`
+	ImageSource         string   `json:"image_source"`
+	ImageSourceSampling string   `json:"image_source_sampling"`
+
+	// Audio: AudioBatchSize clips per turn (0: none), sent only when the
+	// length mean is positive; a nil mean is 10 s. Empty format, depths and
+	// rates and 0 channels are wav, [16], [16] kHz and mono
+	// (media.AudioOptions).
+	AudioBatchSize    int       `json:"audio_batch_size"`
+	AudioLengthMean   *float64  `json:"audio_length_mean"`
+	AudioLengthStddev float64   `json:"audio_length_stddev"`
+	AudioFormat       string    `json:"audio_format"`
+	AudioDepths       []int     `json:"audio_depths"`
+	AudioSampleRates  []float64 `json:"audio_sample_rates"` // kHz
+	AudioNumChannels  int       `json:"audio_num_channels"`
+
+	// Video: VideoBatchSize clips per turn (0: none), sent only with a
+	// positive width and height. A nil duration is 1 s and fps 0 is 4
+	// (AIPerf 0.13's VideoConfig); empty synth type, format and codec are
+	// moving_shapes, webm and libvpx-vp9. Needs ffmpeg.
+	VideoBatchSize int      `json:"video_batch_size"`
+	VideoWidth     int      `json:"video_width"`
+	VideoHeight    int      `json:"video_height"`
+	VideoDuration  *float64 `json:"video_duration"`
+	VideoFPS       int      `json:"video_fps"`
+	VideoSynthType string   `json:"video_synth_type"`
+	VideoFormat    string   `json:"video_format"`
+	VideoCodec     string   `json:"video_codec"`
 }
 
 var (
@@ -58,6 +101,46 @@ func (cfg Config) problems() []error {
 	}
 	if bad(cfg.TurnDelayStddevMs) {
 		problems = append(problems, fmt.Errorf("turn_delay_stddev_ms %v (--session-turn-delay-stddev), want a finite value >= 0", cfg.TurnDelayStddevMs))
+	}
+	return append(problems, cfg.mediaProblems()...)
+}
+
+// mediaProblems checks the counts and the numbers the media generators do
+// not check themselves.
+func (cfg Config) mediaProblems() []error {
+	var problems []error
+	for _, n := range []struct {
+		key, flag string
+		v         int
+	}{
+		{"prompt_batch_size", "--prompt-batch-size", cfg.PromptBatchSize},
+		{"image_batch_size", "--image-batch-size", cfg.ImageBatchSize},
+		{"audio_batch_size", "--audio-batch-size", cfg.AudioBatchSize},
+		{"video_batch_size", "--video-batch-size", cfg.VideoBatchSize},
+		{"video_width", "--video-width", cfg.VideoWidth},
+		{"video_height", "--video-height", cfg.VideoHeight},
+		{"video_fps", "--video-fps", cfg.VideoFPS},
+		{"audio_num_channels", "--audio-num-channels", cfg.AudioNumChannels},
+	} {
+		if n.v < 0 {
+			problems = append(problems, fmt.Errorf("%s %d (%s), want at least 0", n.key, n.v, n.flag))
+		}
+	}
+	for _, f := range []struct {
+		key, flag string
+		v         *float64
+	}{
+		{"image_width_mean", "--image-width-mean", cfg.ImageWidthMean},
+		{"image_width_stddev", "--image-width-stddev", &cfg.ImageWidthStddev},
+		{"image_height_mean", "--image-height-mean", cfg.ImageHeightMean},
+		{"image_height_stddev", "--image-height-stddev", &cfg.ImageHeightStddev},
+		{"audio_length_mean", "--audio-length-mean", cfg.AudioLengthMean},
+		{"audio_length_stddev", "--audio-length-stddev", &cfg.AudioLengthStddev},
+		{"video_duration", "--video-duration", cfg.VideoDuration},
+	} {
+		if f.v != nil && bad(*f.v) {
+			problems = append(problems, fmt.Errorf("%s %v (%s), want a finite value >= 0", f.key, *f.v, f.flag))
+		}
 	}
 	return problems
 }

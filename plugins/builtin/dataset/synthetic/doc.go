@@ -9,6 +9,15 @@
 // session_turns_mean, session_turns_stddev, turn_delay_mean_ms and
 // turn_delay_stddev_ms), not dataset options.
 //
+// Each turn carries Config.PromptBatchSize prompts (-b; consecutive draws,
+// as AIPerf's batch) and, when the media settings enable them, images,
+// audio clips and videos from the media package's seeded generators, with
+// AIPerf 0.13's inclusion rules: no text when the input length mean is 0,
+// images when both size means are positive (512 when unset), audio when
+// the length mean is positive (10 s when unset), videos only with a width
+// and a height (1 s at 4 fps when unset). Turn.AudioDurationS is the first
+// clip's length.
+//
 // It also exports the primitives file-based loaders reuse: CorpusTokens,
 // ExactLengthPrompt, FitLength, NewStream, PositiveNormalInt and NewUUID.
 //

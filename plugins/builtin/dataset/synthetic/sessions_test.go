@@ -3,6 +3,7 @@ package synthetic
 import (
 	"encoding/json"
 	"math"
+	"reflect"
 	"strings"
 	"testing"
 
@@ -226,7 +227,7 @@ func TestSessionSettings(t *testing.T) {
 		t.Fatal(err)
 	}
 	want := Config{SessionTurnsMean: 4, SessionTurnsStddev: 2, TurnDelayMeanMs: 300, TurnDelayStddevMs: 60}
-	if c.Config != want {
+	if !reflect.DeepEqual(c.Config, want) {
 		t.Fatalf("decoded %+v, want %+v", c.Config, want)
 	}
 	if err := c.Validate(); err != nil {

@@ -31,10 +31,16 @@ func New() *Composer { return &Composer{} }
 // up front, in order, keeps the output identical however the prompt work is
 // spread over goroutines.
 type turnPlan struct {
-	isl       int
-	start     int
-	maxTokens *int
-	delayMs   *float64
+	// prompts are the turn's text batch, indexes into the flat prompt list.
+	firstPrompt, numPrompts int
+	maxTokens               *int
+	delayMs                 *float64
+}
+
+// promptPlan is one prompt: its length and corpus offset.
+type promptPlan struct {
+	isl   int
+	start int
 }
 
 // convPlan is one conversation: its session id and the index of its first
@@ -47,7 +53,10 @@ type convPlan struct {
 
 // Compose implements sdk.DatasetComposer: opts.NumEntries conversations of
 // Config.SessionTurnsMean (± stddev) turns each, one turn when multi-turn is
-// off. InputFile is ignored (it belongs to file-based composers).
+// off. Every turn carries Config.PromptBatchSize prompts (none when
+// InputTokensMean is 0) and the images, audio clips and videos the media
+// settings enable. InputFile is ignored (it belongs to file-based
+// composers).
 func (c *Composer) Compose(ctx context.Context, opts sdk.DatasetOptions) ([]sdk.Conversation, error) {
 	if err := validate(opts); err != nil {
 		return nil, err
@@ -55,51 +64,77 @@ func (c *Composer) Compose(ctx context.Context, opts sdk.DatasetOptions) ([]sdk.
 	if err := c.Validate(); err != nil { // for callers that skip the lifecycle
 		return nil, err
 	}
+	mp := c.Config.mediaPlan()
+	if opts.InputTokensMean == 0 && !mp.any() {
+		return nil, errors.New("synthetic: all synthetic data are disabled: set a positive input length (--isl) or enable images, audio or video")
+	}
 	tokens, err := CorpusTokens(opts.Tokenizer)
 	if err != nil {
 		return nil, err
 	}
 
-	convs, turns := plan(c.Config, opts, len(tokens))
-	prompts := make([]string, len(turns))
+	convs, turns, prompts := plan(c.Config, opts, len(tokens))
+	mediaOut, err := generateMedia(ctx, c.Config, mp, opts.RandomSeed, len(turns))
+	if err != nil {
+		return nil, err
+	}
+	texts, err := c.prompts(ctx, opts.Tokenizer, tokens, prompts)
+	if err != nil {
+		return nil, err
+	}
+	return assemble(opts, convs, turns, texts, mediaOut), nil
+}
+
+// prompts builds every prompt of the dataset, in parallel.
+func (c *Composer) prompts(ctx context.Context, tok sdk.Tokenizer, tokens []int, plans []promptPlan) ([]string, error) {
+	texts := make([]string, len(plans))
 	var (
 		mu       sync.Mutex
 		firstErr error
 	)
-	parallelFor(len(turns), func(i int) {
+	parallelFor(len(plans), func(i int) {
 		if ctx.Err() != nil {
 			return
 		}
-		text, err := ExactLengthPrompt(opts.Tokenizer, tokens, turns[i].start, turns[i].isl)
+		text, err := ExactLengthPrompt(tok, tokens, plans[i].start, plans[i].isl)
 		if err != nil && !errors.Is(err, ErrInexact) {
 			mu.Lock()
-			firstErr = cmpErr(firstErr, fmt.Errorf("synthetic: turn %d: %w", i, err))
+			firstErr = cmpErr(firstErr, fmt.Errorf("synthetic: prompt %d: %w", i, err))
 			mu.Unlock()
 			return
 		}
 		if err != nil && c.Warn != nil {
-			c.Warn(fmt.Sprintf("turn %d: %v", i, err))
+			c.Warn(fmt.Sprintf("prompt %d: %v", i, err))
 		}
-		prompts[i] = text
+		texts[i] = text
 	})
 	if err := ctx.Err(); err != nil {
 		return nil, fmt.Errorf("synthetic: compose cancelled: %w", err)
 	}
-	if firstErr != nil {
-		return nil, firstErr
-	}
-	return assemble(opts, convs, turns, prompts), nil
+	return texts, firstErr
 }
 
 // assemble builds the conversations. With several models, turns take them
 // round robin in dataset order (for single-turn data: one per entry).
-func assemble(opts sdk.DatasetOptions, convs []convPlan, turns []turnPlan, prompts []string) []sdk.Conversation {
+func assemble(opts sdk.DatasetOptions, convs []convPlan, turns []turnPlan, texts []string, media []turnMedia) []sdk.Conversation {
 	out := make([]sdk.Conversation, len(convs))
 	for i, cp := range convs {
 		ts := make([]sdk.Turn, cp.numTurns)
 		for j := range ts {
 			k := cp.firstTurn + j
-			ts[j] = sdk.Turn{Texts: []string{prompts[k]}, MaxTokens: turns[k].maxTokens, DelayMs: turns[k].delayMs}
+			tp, m := turns[k], media[k]
+			ts[j] = sdk.Turn{
+				Images:    m.images,
+				Audios:    m.audios,
+				Videos:    m.videos,
+				MaxTokens: tp.maxTokens,
+				DelayMs:   tp.delayMs,
+				// The first clip's length (AIPerf: audio_duration, RTFx).
+				AudioDurationS: m.audioDurationS,
+			}
+			if end := tp.firstPrompt + tp.numPrompts; tp.numPrompts > 0 {
+				ts[j].Texts = texts[tp.firstPrompt:end:end]
+			}
 			if len(opts.Models) > 1 {
 				ts[j].Model = opts.Models[k%len(opts.Models)]
 			}
@@ -118,22 +153,33 @@ func cmpErr(have, next error) error {
 
 // plan draws every random choice in dataset order. Each concern has its own
 // stream, so single-turn datasets draw exactly what they always did: the
-// turn-count and delay streams are only read for multi-turn settings.
-func plan(cfg Config, opts sdk.DatasetOptions, corpusLen int) ([]convPlan, []turnPlan) {
+// turn-count and delay streams are only read for multi-turn settings, and
+// a batch of N prompts takes the next N draws of the length and offset
+// streams (AIPerf's batch: consecutive generate calls), so its prompts are
+// the ones N single-prompt turns would get.
+func plan(cfg Config, opts sdk.DatasetOptions, corpusLen int) ([]convPlan, []turnPlan, []promptPlan) {
 	lengths := NewStream(opts.RandomSeed, "dataset.prompt.length")
 	offsets := NewStream(opts.RandomSeed, "dataset.prompt.corpus")
 	outputs := NewStream(opts.RandomSeed, "dataset.output.length")
 	sessions := NewStream(opts.RandomSeed, "dataset.session_id")
 	shape := newSessionShape(cfg, opts)
+	batch := 0 // AIPerf sends no text when the input length mean is 0
+	if opts.InputTokensMean > 0 {
+		batch = max(1, cfg.PromptBatchSize)
+	}
 
 	convs := make([]convPlan, opts.NumEntries)
 	turns := make([]turnPlan, 0, opts.NumEntries)
+	prompts := make([]promptPlan, 0, opts.NumEntries*batch)
 	for i := range convs {
 		convs[i] = convPlan{sessionID: NewUUID(sessions), firstTurn: len(turns), numTurns: shape.turns()}
 		for j := range convs[i].numTurns {
-			t := turnPlan{
-				isl:   PositiveNormalInt(lengths, float64(opts.InputTokensMean), opts.InputTokensStddev),
-				start: offsets.IntN(corpusLen),
+			t := turnPlan{firstPrompt: len(prompts), numPrompts: batch}
+			for range batch {
+				prompts = append(prompts, promptPlan{
+					isl:   PositiveNormalInt(lengths, float64(opts.InputTokensMean), opts.InputTokensStddev),
+					start: offsets.IntN(corpusLen),
+				})
 			}
 			if opts.OutputTokensMean > 0 {
 				osl := PositiveNormalInt(outputs, float64(opts.OutputTokensMean), opts.OutputTokensStddev)
@@ -145,7 +191,7 @@ func plan(cfg Config, opts sdk.DatasetOptions, corpusLen int) ([]convPlan, []tur
 			turns = append(turns, t)
 		}
 	}
-	return convs, turns
+	return convs, turns, prompts
 }
 
 func validate(opts sdk.DatasetOptions) error {

@@ -1,8 +1,9 @@
 // Package multiturn is the "multi_turn" custom dataset loader: one JSON
 // object per line, {"session_id": "...", "turns": [...]}, each turn with the
-// single_turn fields (text|texts, timestamp|delay, output_length, role,
-// extra). Lines with the same session_id are merged into one conversation in
-// file order (AIPerf does the same); a line without one gets a seeded UUID.
+// single_turn fields (text|texts, image|images, audio|audios,
+// video|videos, timestamp|delay, output_length, role, extra). Lines with
+// the same session_id are merged into one conversation in file order
+// (AIPerf does the same); a line without one gets a seeded UUID.
 //
 // AIPerf hoists a leading text-only "system" turn into a conversation-level
 // system message; the contract has no such field, so it stays a turn with

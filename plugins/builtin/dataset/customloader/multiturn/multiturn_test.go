@@ -66,7 +66,7 @@ func TestErrorsNameLineTurnAndField(t *testing.T) {
 		{`{"session_id": "x"}`, "turns: at least one turn is required"},
 		{`{"turns": [{"text": "a"}, {"text": "b", "texts": ["c"]}]}`, "turns[1]: text and texts cannot be set together"},
 		{`{"turns": [{"text": "a", "timestamp": 1, "delay": 2}]}`, "turns[0]: timestamp and delay cannot be set together"},
-		{`{"turns": [{"text": "a"}, {"text": "b"}, {"images": ["x.png"]}]}`, "turns[2]: images: image, audio and video inputs are not supported yet"},
+		{`{"turns": [{"text": "a"}, {"text": "b"}, {"images": ["x.png"]}]}`, `turns[2]: images: image file "x.png" does not exist`},
 		{`{"turns": [{"text": "a", "output_length": -4}]}`, "turns[0]: output_length: -4"},
 		{`{"turns": [{"delay": 5}]}`, `turns[0]: no input`},
 		{`{"turns": {"text": "a"}}`, "turns: got JSON object"},

@@ -1,6 +1,7 @@
 // Package singleturn is the "single_turn" custom dataset loader: one JSON
-// object per line, each a one-turn request ({"text": "..."} or {"texts":
-// [...]}, plus timestamp|delay, output_length, role, extra and session_id).
+// object per line, each a one-turn request (text|texts, image|images,
+// audio|audios, video|videos, plus timestamp|delay, output_length, role,
+// extra and session_id; see turnfields for the plural and media forms).
 // Lines sharing a session_id become the turns of one conversation, in file
 // order; lines without one each get their own conversation with a seeded
 // UUID session id.

@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"os"
 	"path/filepath"
+	"reflect"
 	"strings"
 	"testing"
 
@@ -55,8 +56,9 @@ func TestLoadFields(t *testing.T) {
 	if strings.Join(got[2].Texts, ",") != "a,b" || *got[2].DelayMs != 250 {
 		t.Errorf("line 3: %+v", got[2])
 	}
-	if strings.Join(got[3].Texts, ",") != "x,y,z" {
-		t.Errorf("line 4: named texts flattened to %v, want x,y,z", got[3].Texts)
+	wantGroups := []sdk.TextGroup{{Name: "f1", Contents: []string{"x", "y"}}, {Name: "f2", Contents: []string{"z"}}}
+	if got[3].Texts != nil || !reflect.DeepEqual(got[3].TextGroups, wantGroups) {
+		t.Errorf("line 4: texts %q, groups %+v; want no plain texts and groups %+v", got[3].Texts, got[3].TextGroups, wantGroups)
 	}
 	if got[4].Texts[0] != "typed" || *got[4].TimestampMs != 0 || *got[4].DelayMs != 0 {
 		t.Errorf("line 5: %+v", got[4])
@@ -99,10 +101,16 @@ func TestErrorsNameLineAndField(t *testing.T) {
 		{`{"text": "a", "texts": ["b"]}`, "text and texts cannot be set together"},
 		{`{"text": "a", "timestamp": 5, "delay": 3}`, "timestamp and delay cannot be set together"},
 		{`{"text": "a", "output_length": 0}`, "output_length: 0, must be greater than 0"},
-		{`{"text": "a", "image": "/p.png"}`, "image: image, audio and video inputs are not supported yet"},
-		{`{"texts": ["a"], "audios": ["wav,AAAA"]}`, "audios: image, audio and video inputs are not supported yet"},
-		{`{"video": "v.mp4"}`, "video: image, audio and video inputs are not supported yet"},
-		{`{"role": "user"}`, `no input: set "text" or "texts"`},
+		{`{"text": "a", "image": "/p.png"}`, `image: image file "/p.png" does not exist`},
+		{`{"texts": ["a"], "audios": ["wav,AAAA", "clip.flac"]}`, `audios: audio file "clip.flac": ".flac" is not one of the supported audio formats: .wav, .mp3`},
+		{`{"video": "v.mp4"}`, `video: video file "v.mp4" does not exist`},
+		{`{"image": "http://"}`, "image: valid URL must have both a scheme and netloc: http://"},
+		{`{"image": "a.png", "images": ["b.png"]}`, "image and images cannot be set together"},
+		{`{"audio": "a.wav", "audios": ["b.wav"]}`, "audio and audios cannot be set together"},
+		{`{"video": "a.mp4", "videos": ["b.mp4"]}`, "video and videos cannot be set together"},
+		{`{"images": ["data:image/png;base64,AA"], "image_uuids": ["u1"]}`, "image_uuids: image cache ids are not supported"},
+		{`{"images": [{"name": "x", "contents": [1]}]}`, `images: want a list of strings or of {"name", "contents"} objects`},
+		{`{"role": "user"}`, `no input: set at least one of text, texts, image, images, audio, audios, video, videos`},
 		{`{"text": ""}`, `no input`},
 		{`{"texts": [1, 2]}`, "texts: want a list of strings"},
 		{`{"text": 3}`, "text: got JSON number, want string"},
@@ -128,7 +136,7 @@ func TestCanLoad(t *testing.T) {
 	}{
 		{`{"text": "hi"}`, true},
 		{`{"texts": ["a"], "timestamp": 3}`, true},
-		{`{"image": "/a.png"}`, true}, // claimed, then rejected by Load with a clear error
+		{`{"image": "/a.png"}`, true},
 		{`{"type": "single_turn", "foo": 1}`, true},
 		{`{"type": "multi_turn", "text": "x"}`, false},
 		{`{"session_id": "s", "turns": [{"text": "x"}]}`, false},
