@@ -29,7 +29,70 @@ var endpointCases = map[string]sdktest.EndpointCase{
 		{Name: "text chunk", Data: []byte(`{"id":"x1","object":"text_completion","choices":[{"index":0,"text":" world"}]}`), Text: " world"},
 		{Name: "usage chunk", Data: []byte(`{"id":"x1","object":"text_completion","choices":[],"usage":{"prompt_tokens":3,"completion_tokens":1,"total_tokens":4}}`),
 			Usage: &sdk.Usage{PromptTokens: intp(3), CompletionTokens: intp(1), TotalTokens: intp(4)}},
+	}}, // AIPerf 0.13's other endpoint types: each declares where its API differs
+	// from a chat API (one turn only, extras in "parameters", ...).
+	"embeddings": {SingleTurn: true, SampleUnits: []sdktest.SampleUnit{
+		{Name: "two vectors", Data: []byte(`{"object":"list","data":[{"object":"embedding","embedding":[0.1,0.2],"index":0},{"object":"embedding","embedding":[0.3,0.4],"index":1}],"model":"m","usage":{"prompt_tokens":10,"total_tokens":10}}`)},
+		{Name: "no data", Data: []byte(`{"object":"list","data":[],"model":"m"}`)},
 	}},
+	"nim_embeddings": {SingleTurn: true, SampleUnits: []sdktest.SampleUnit{
+		{Name: "one vector", Data: []byte(`{"object":"list","data":[{"index":0,"embedding":[0.1,0.2],"object":"embedding"}],"model":"nvidia/nv-embedqa-e5-v5","usage":{"prompt_tokens":5,"total_tokens":5}}`)},
+	}},
+	"chat_embeddings": {SampleUnits: []sdktest.SampleUnit{
+		{Name: "one vector", Data: []byte(`{"object":"list","data":[{"object":"embedding","embedding":[0.1],"index":0}]}`)},
+	}},
+	"nim_rankings": {SingleTurn: true, Turn: rankingsTurn, SampleUnits: []sdktest.SampleUnit{
+		{Name: "NIM rankings", Data: []byte(`{"rankings":[{"index":1,"logit":0.42},{"index":0,"logit":-1.5}]}`)},
+	}},
+	"hf_tei_rankings": {SingleTurn: true, Turn: rankingsTurn, SampleUnits: []sdktest.SampleUnit{
+		{Name: "TEI list", Data: []byte(`[{"index":0,"score":0.98},{"index":1,"score":0.01}]`)},
+	}},
+	"cohere_rankings": {SingleTurn: true, Turn: rankingsTurn, SampleUnits: []sdktest.SampleUnit{
+		{Name: "Cohere results", Data: []byte(`{"id":"rr-1","results":[{"index":0,"relevance_score":0.9}],"meta":{"billed_units":{"search_units":1}}}`)},
+	}},
+	"huggingface_generate": {SingleTurn: true, ExtrasAt: "parameters", SampleUnits: []sdktest.SampleUnit{
+		{Name: "stream event", Data: []byte(`{"index":0,"token":{"id":100,"text":" the","logprob":-0.1,"special":false},"generated_text":null,"details":null}`), Text: " the"},
+		{Name: "whole body", Data: []byte(`{"generated_text":"Hello there"}`), Text: "Hello there"},
+	}},
+	"responses": {SampleUnits: []sdktest.SampleUnit{
+		{Name: "text delta", Data: []byte(`{"type":"response.output_text.delta","item_id":"m1","output_index":0,"content_index":0,"delta":"Hello"}`), Text: "Hello"},
+		{Name: "whole response", Data: []byte(`{"id":"r1","object":"response","status":"completed","output":[{"type":"message","role":"assistant","content":[{"type":"output_text","text":"Hi"}]}]}`), Text: "Hi"},
+	}},
+	"messages": {SampleUnits: []sdktest.SampleUnit{
+		{Name: "text delta", Data: []byte(`{"type":"content_block_delta","index":0,"delta":{"type":"text_delta","text":"Hello"}}`), Text: "Hello"},
+		{Name: "whole message", Data: []byte(`{"type":"message","content":[{"type":"text","text":"Hi"}]}`), Text: "Hi"},
+	}},
+	// A template API may answer in plain text: no unit is malformed.
+	"template": {ExtraInputs: map[string]any{"payload_template": conformanceTemplate}, MalformedUnits: [][]byte{},
+		SampleUnits: []sdktest.SampleUnit{
+			{Name: "plain text", Data: []byte(`Hello there`), Text: "Hello there"},
+			{Name: "chat-like body", Data: []byte(`{"choices":[{"message":{"content":"Hi"}}]}`), Text: "Hi"},
+			{Name: "text field", Data: []byte(`{"text":"Hello"}`), Text: "Hello"},
+		}},
+	"image_generation": {FirstTextOnly: true, SampleUnits: []sdktest.SampleUnit{
+		{Name: "one image", Data: []byte(`{"created":1,"data":[{"b64_json":"iVBORw0KGgo="}],"usage":{"input_tokens":5,"output_tokens":272,"total_tokens":277}}`),
+			Usage: &sdk.Usage{PromptTokens: intp(5), CompletionTokens: intp(272), TotalTokens: intp(277)}},
+	}},
+	"video_generation": {FirstTextOnly: true, SampleUnits: []sdktest.SampleUnit{
+		{Name: "queued job", Data: []byte(`{"id":"video_1","object":"video","status":"queued","model":"m"}`)},
+		{Name: "completed job", Data: []byte(`{"id":"video_1","object":"video","status":"completed","inference_time_s":0.35,"peak_memory_mb":2048}`)},
+	}},
+	"solido_rag": {NoMaxTokens: true, StreamByHeader: true, SampleUnits: []sdktest.SampleUnit{
+		{Name: "body", Data: []byte(`{"content":"The answer.","sources":[{"doc":"a.pdf","score":0.5}]}`), Text: "The answer."},
+		{Name: "stream event", Data: []byte(`{"content":" the"}`), Text: " the"},
+	}},
+}
+
+// conformanceTemplate renders a chat-like body from the template
+// endpoint's variables, so the suite's checks see what they look for.
+const conformanceTemplate = `{"model": {{ model|tojson }}, "messages": [{"role": "user", "content": {{ texts|join(" ")|tojson }}}],` +
+	` "max_tokens": {{ max_tokens|tojson }}, "stream": {{ stream|tojson }}}`
+
+// rankingsTurn makes a rankings turn of the suite's texts: the first is the
+// query, the rest the passages.
+func rankingsTurn(texts []string) sdk.Turn {
+	return sdk.Turn{TextGroups: []sdk.TextGroup{{Name: sdk.TextGroupQuery, Contents: texts[:1]},
+		{Name: sdk.TextGroupPassages, Contents: texts[1:]}}}
 }
 
 // datasetSamples are one file of each built-in loader's format.

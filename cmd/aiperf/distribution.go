@@ -23,8 +23,20 @@ import (
 	"github.com/aiperf-go/aiperf/plugins/builtin/dataset/customloader/multiturn"
 	"github.com/aiperf-go/aiperf/plugins/builtin/dataset/customloader/singleturn"
 	"github.com/aiperf-go/aiperf/plugins/builtin/dataset/synthetic"
+	"github.com/aiperf-go/aiperf/plugins/builtin/dataset/syntheticrankings"
 	"github.com/aiperf-go/aiperf/plugins/builtin/endpoint/chat"
+	"github.com/aiperf-go/aiperf/plugins/builtin/endpoint/chatembeddings"
 	"github.com/aiperf-go/aiperf/plugins/builtin/endpoint/completions"
+	"github.com/aiperf-go/aiperf/plugins/builtin/endpoint/embeddings"
+	"github.com/aiperf-go/aiperf/plugins/builtin/endpoint/hfgenerate"
+	"github.com/aiperf-go/aiperf/plugins/builtin/endpoint/imagegen"
+	"github.com/aiperf-go/aiperf/plugins/builtin/endpoint/messages"
+	"github.com/aiperf-go/aiperf/plugins/builtin/endpoint/nimembeddings"
+	"github.com/aiperf-go/aiperf/plugins/builtin/endpoint/rankings"
+	"github.com/aiperf-go/aiperf/plugins/builtin/endpoint/responses"
+	"github.com/aiperf-go/aiperf/plugins/builtin/endpoint/solidorag"
+	"github.com/aiperf-go/aiperf/plugins/builtin/endpoint/template"
+	"github.com/aiperf-go/aiperf/plugins/builtin/endpoint/videogen"
 	"github.com/aiperf-go/aiperf/plugins/builtin/ramp"
 	"github.com/aiperf-go/aiperf/plugins/builtin/recordprocessor/metricrecord"
 	"github.com/aiperf-go/aiperf/plugins/builtin/sampler"
@@ -46,6 +58,19 @@ func builtins() registry.Builtins {
 	return registry.Builtins{
 		registry.Provide(sdk.Endpoints, chat.Name, func() sdk.Endpoint { return chat.New() }),
 		registry.Provide(sdk.Endpoints, completions.Name, func() sdk.Endpoint { return completions.New() }),
+		registry.Provide(sdk.Endpoints, chatembeddings.Name, func() sdk.Endpoint { return chatembeddings.New() }),
+		registry.Provide(sdk.Endpoints, embeddings.Name, func() sdk.Endpoint { return embeddings.New() }),
+		registry.Provide(sdk.Endpoints, nimembeddings.Name, func() sdk.Endpoint { return nimembeddings.New() }),
+		registry.Provide(sdk.Endpoints, rankings.NIMName, func() sdk.Endpoint { return rankings.NewNIM() }),
+		registry.Provide(sdk.Endpoints, rankings.HFTEIName, func() sdk.Endpoint { return rankings.NewHFTEI() }),
+		registry.Provide(sdk.Endpoints, rankings.CohereName, func() sdk.Endpoint { return rankings.NewCohere() }),
+		registry.Provide(sdk.Endpoints, hfgenerate.Name, func() sdk.Endpoint { return hfgenerate.New() }),
+		registry.Provide(sdk.Endpoints, imagegen.Name, func() sdk.Endpoint { return imagegen.New() }),
+		registry.Provide(sdk.Endpoints, videogen.Name, func() sdk.Endpoint { return videogen.New() }),
+		registry.Provide(sdk.Endpoints, solidorag.Name, func() sdk.Endpoint { return solidorag.New() }),
+		registry.Provide(sdk.Endpoints, responses.Name, func() sdk.Endpoint { return responses.New() }),
+		registry.Provide(sdk.Endpoints, messages.Name, func() sdk.Endpoint { return messages.New() }),
+		registry.Provide(sdk.Endpoints, template.Name, func() sdk.Endpoint { return template.New() }),
 
 		registry.Provide(sdk.Transports, transport.Name, func() sdk.Transport { return transport.New(transport.Options{}) }),
 
@@ -67,6 +92,7 @@ func builtins() registry.Builtins {
 
 		registry.Provide(sdk.DatasetComposers, synthetic.Name, func() sdk.DatasetComposer { return synthetic.New() }),
 		registry.Provide(sdk.DatasetComposers, custom.Name, func() sdk.DatasetComposer { return custom.New() }),
+		registry.Provide(sdk.DatasetComposers, syntheticrankings.Name, func() sdk.DatasetComposer { return syntheticrankings.New() }),
 
 		registry.Provide(sdk.CustomDatasetLoaders, mooncaketrace.Name, func() sdk.CustomDatasetLoader { return mooncaketrace.New() }),
 		registry.Provide(sdk.CustomDatasetLoaders, singleturn.Name, func() sdk.CustomDatasetLoader { return singleturn.New() }),

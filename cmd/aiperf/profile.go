@@ -72,6 +72,10 @@ func runProfile(cmd *cobra.Command, rawArgs []string) error {
 	if err != nil {
 		return fmt.Errorf("--endpoint-type: %w", err)
 	}
+	// Rules that depend on what the endpoint accepts (multipart form data).
+	if err := cfg.CheckEndpoint(ep.Metadata()); err != nil {
+		return err
+	}
 	settings, err := app.FromConfig(cfg, ep.Metadata().ServiceKind, rawArgs)
 	if err != nil {
 		return err

@@ -5,6 +5,8 @@ import (
 	"encoding/binary"
 	"fmt"
 	"log/slog"
+	"os"
+	"strconv"
 	"strings"
 	"time"
 
@@ -28,24 +30,30 @@ func FromConfig(cfg *config.RunConfig, serviceKind string, args []string) (*Sett
 	if err != nil {
 		return nil, err
 	}
+	pollInterval, err := videoPollInterval(os.Getenv(EnvVideoPollInterval))
+	if err != nil {
+		return nil, err
+	}
 	return &Settings{
-		Models:          cfg.ModelNames,
-		CustomEndpoint:  cfg.CustomEndpoint,
-		URLs:            cfg.URLs(),
-		Streaming:       cfg.Streaming,
-		APIKey:          cfg.APIKey,
-		UserHeaders:     cfg.Headers(),
-		ExtraInputs:     cfg.ExtraInputs(),
-		Timeout:         time.Duration(cfg.RequestTimeoutSeconds * float64(time.Second)),
-		LegacyMaxToks:   cfg.UseLegacyMaxTokens,
-		Profiling:       cfg.Profiling(),
-		Warmup:          warmup(cfg),
-		FixedSchedule:   cfg.FixedSchedule(),
-		ScheduleWindow:  cfg.FixedScheduleWindow(),
-		ModelSelection:  cfg.ModelSelectionStrategy,
-		ConnectionReuse: cfg.ConnectionReuseStrategy,
-		Cancellation:    cfg.RequestCancellation(),
-		Dataset:         datasetOptions(cfg, seed),
+		Models:               cfg.ModelNames,
+		CustomEndpoint:       cfg.CustomEndpoint,
+		URLs:                 cfg.URLs(),
+		Streaming:            cfg.Streaming,
+		APIKey:               cfg.APIKey,
+		UserHeaders:          cfg.Headers(),
+		ExtraInputs:          cfg.ExtraInputs(),
+		Timeout:              time.Duration(cfg.RequestTimeoutSeconds * float64(time.Second)),
+		LegacyMaxToks:        cfg.UseLegacyMaxTokens,
+		Profiling:            cfg.Profiling(),
+		Warmup:               warmup(cfg),
+		FixedSchedule:        cfg.FixedSchedule(),
+		ScheduleWindow:       cfg.FixedScheduleWindow(),
+		ModelSelection:       cfg.ModelSelectionStrategy,
+		ConnectionReuse:      cfg.ConnectionReuseStrategy,
+		Cancellation:         cfg.RequestCancellation(),
+		VideoPollInterval:    pollInterval,
+		DownloadVideoContent: cfg.DownloadVideoContent,
+		Dataset:              datasetOptions(cfg, seed),
 		Tokenizer: sdk.TokenizerSource{
 			Name:            tokenizerName(cfg),
 			Revision:        cfg.TokenizerRevision,
@@ -122,4 +130,20 @@ func datasetOptions(cfg *config.RunConfig, seed int64) sdk.DatasetOptions {
 	o := cfg.DatasetOptions()
 	o.RandomSeed = seed
 	return o
+}
+
+// EnvVideoPollInterval is AIPerf's environment setting for how often a
+// video job is polled, in seconds (0.001 to 10, default 0.1).
+const EnvVideoPollInterval = "AIPERF_HTTP_VIDEO_POLL_INTERVAL"
+
+// videoPollInterval reads EnvVideoPollInterval; empty means the default.
+func videoPollInterval(v string) (time.Duration, error) {
+	if v == "" {
+		return 100 * time.Millisecond, nil
+	}
+	s, err := strconv.ParseFloat(strings.TrimSpace(v), 64)
+	if err != nil || s < 0.001 || s > 10 {
+		return 0, fmt.Errorf("%s=%q: want seconds between 0.001 and 10", EnvVideoPollInterval, v)
+	}
+	return time.Duration(s * float64(time.Second)), nil
 }

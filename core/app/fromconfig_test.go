@@ -70,7 +70,7 @@ func TestFromConfigEveryField(t *testing.T) {
 		Timeout:         2500 * time.Millisecond,
 		LegacyMaxToks:   true,
 		ModelSelection:  "round_robin", // the flag defaults
-		ConnectionReuse: "pooled",
+		ConnectionReuse: "pooled", VideoPollInterval: 100 * time.Millisecond,
 		Dataset: sdk.DatasetOptions{Models: models, NumEntries: 7, InputTokensMean: 64, InputTokensStddev: 4,
 			OutputTokensMean: 16, OutputTokensStddev: 2, RandomSeed: 99},
 		Tokenizer:   sdk.TokenizerSource{Name: "builtin", Revision: "main"},

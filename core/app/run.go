@@ -109,6 +109,7 @@ func (r *Runner) Run(ctx context.Context) (*Outcome, error) {
 		URLs: r.endpointURLs(), Headers: r.headers(), Streaming: r.RunInfo.Streaming,
 		Timeout: s.Timeout, Seed: s.Seed, Endpoint: r.Endpoint, Prepare: popts,
 		ConnectionReuse: s.ConnectionReuse, Plugins: r.Host,
+		VideoPollInterval: s.VideoPollInterval, DownloadVideoContent: s.DownloadVideoContent,
 	})
 	if err != nil {
 		return nil, err
@@ -470,22 +471,47 @@ func (r *Runner) endpointURLs() []string {
 	}
 	urls := make([]string, len(r.Settings.URLs))
 	for i, base := range r.Settings.URLs {
+		// An endpoint without a path (template) posts to the URL as given,
+		// as AIPerf does.
+		if path == "" {
+			urls[i] = base
+			continue
+		}
 		urls[i] = strings.TrimRight(base, "/") + "/" + strings.TrimLeft(path, "/")
 	}
 	return urls
 }
 
-// headers builds the per-run headers: user headers first, then the ones
-// AIPerf always controls (Content-Type is forced; Accept follows --streaming).
+// headers builds the per-run headers: the endpoint's own (sdk.HeaderProvider)
+// first, then user headers, then the ones AIPerf always controls
+// (Content-Type is forced; Accept follows --streaming).
 func (r *Runner) headers() map[string]string {
 	h := map[string]string{"User-Agent": version.UserAgent()}
+	hp, ownAuth := r.Endpoint.(sdk.HeaderProvider)
+	if ownAuth {
+		for k, v := range hp.Headers(r.Settings.APIKey) {
+			h[http.CanonicalHeaderKey(k)] = v
+		}
+	}
 	// UserHeaders already carry Authorization from --api-key (a -H of the
 	// same name replaces it, as in AIPerf). Names are canonicalized so the
 	// forced headers below replace a user's value whatever its spelling.
+	bearer := "Bearer " + r.Settings.APIKey
 	for k, v := range r.Settings.UserHeaders {
-		h[http.CanonicalHeaderKey(k)] = v
+		k = http.CanonicalHeaderKey(k)
+		// An endpoint with its own auth (Anthropic's x-api-key) gets no
+		// Bearer header from --api-key; a -H Authorization with another
+		// value is the user's and stays.
+		if ownAuth && r.Settings.APIKey != "" && k == "Authorization" && v == bearer {
+			continue
+		}
+		h[k] = v
 	}
-	h["Content-Type"] = "application/json"
+	// A form-data endpoint's Content-Type (with its boundary) is set by the
+	// transport when it builds the form.
+	if r.Endpoint == nil || !r.Endpoint.Metadata().RequiresFormData {
+		h["Content-Type"] = "application/json"
+	}
 	if r.RunInfo.Streaming {
 		h["Accept"] = "text/event-stream"
 	} else {

@@ -34,6 +34,11 @@ type Settings struct {
 	ModelSelection  string
 	ConnectionReuse string
 	Cancellation    config.Cancellation
+	// VideoPollInterval is how often a job API is polled
+	// (AIPERF_HTTP_VIDEO_POLL_INTERVAL); DownloadVideoContent fetches the
+	// finished video (--download-video-content).
+	VideoPollInterval    time.Duration
+	DownloadVideoContent bool
 
 	Dataset sdk.DatasetOptions
 	// Tokenizer names the tokenizer (Name is --tokenizer, else the first model).

@@ -67,6 +67,13 @@ type Options struct {
 	Prepare  PrepareOptions
 	// ConnectionReuse is pooled (default), never or sticky-user-sessions.
 	ConnectionReuse string
+	// VideoPollInterval spaces the polls of a job API (an endpoint with
+	// RequiresPolling); 0 means 100ms, AIPerf's
+	// AIPERF_HTTP_VIDEO_POLL_INTERVAL default.
+	VideoPollInterval time.Duration
+	// DownloadVideoContent fetches a finished job's video
+	// (--download-video-content); it is not timed into the request.
+	DownloadVideoContent bool
 	// Sampler orders the sessions of each phase (dataset_sampler plugin).
 	Sampler sdk.DatasetSampler
 	// URLSelection picks the URL of each session (url_selection_strategy
@@ -142,6 +149,8 @@ type Engine struct {
 	opts      Options
 
 	cancels *cancelPicker
+	// shape is how the endpoint's requests go out (form data, a job).
+	shape requestShape
 
 	// progress of the current phase
 	phase     atomic.Value // string
@@ -189,7 +198,7 @@ func New(tr sdk.Transport, timing sdk.TimingStrategy, requests []PreparedRequest
 		}
 	}
 	e := &Engine{transport: tr, timing: timing, sessions: sessions, opts: opts,
-		cancels: newCancelPicker(opts.CancellationRate, opts.Seed)}
+		cancels: newCancelPicker(opts.CancellationRate, opts.Seed), shape: newRequestShape(opts)}
 	e.phase.Store("")
 	return e, nil
 }
@@ -406,6 +415,7 @@ func (s *sender) sendTurn(ctx context.Context, c sdk.Credit, req *PreparedReques
 		URL: url, Headers: headers, Body: payload,
 		Streaming: e.opts.Streaming, Timeout: e.opts.Timeout,
 	}
+	e.shape.apply(treq)
 	switch e.opts.ConnectionReuse {
 	case ReuseNever:
 		treq.CloseConnection = true

@@ -141,4 +141,3 @@ func unitParser(ep sdk.Endpoint, units []sdk.Response) func(i int) (sdk.ParsedRe
 		return parsed[i], nil
 	}
 }
-

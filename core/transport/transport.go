@@ -118,7 +118,20 @@ func (t *HTTPTransport) release(req *sdk.TransportRequest, c *http.Client) {
 // rec.Streaming ends up true when the body was read as an SSE stream (the
 // response's Content-Type is text/event-stream), whatever the request
 // asked; it stays req.Streaming when no response arrived.
+//
+// A FormData request goes out as multipart/form-data (form.go); a Poll
+// request is an asynchronous job, submitted and then followed (poll.go).
 func (t *HTTPTransport) Send(ctx context.Context, req *sdk.TransportRequest, rec *sdk.RequestRecord) {
+	if req.Poll != nil {
+		t.sendJob(ctx, req, rec)
+		return
+	}
+	t.send(ctx, req, rec)
+}
+
+// send performs one request as Send describes and returns the response's
+// Content-Type ("" when no response arrived).
+func (t *HTTPTransport) send(ctx context.Context, req *sdk.TransportRequest, rec *sdk.RequestRecord) (contentType string) {
 	// Send owns these fields; clearing them makes a reused record safe.
 	rec.Streaming, rec.Status, rec.Responses, rec.Error = req.Streaming, 0, nil, nil
 	rec.AckPerfNs, rec.EndPerfNs = 0, 0
@@ -149,12 +162,18 @@ func (t *HTTPTransport) Send(ctx context.Context, req *sdk.TransportRequest, rec
 		defer cancel()
 	}
 
+	if req.FormData {
+		form, err := formRequest(req)
+		if err != nil {
+			failBeforeSend(rec, ErrTypeFormData, err)
+			return ""
+		}
+		req = form
+	}
 	hreq, err := newHTTPRequest(reqCtx, req, trace)
 	if err != nil {
-		now := clock.Now()
-		rec.StartPerfNs, rec.TimestampNs, rec.EndPerfNs = now, clock.WallNs(now), now
-		rec.Error = &sdk.ErrorDetails{Type: ErrTypeInvalidURL, Message: err.Error()}
-		return
+		failBeforeSend(rec, ErrTypeInvalidURL, err)
+		return ""
 	}
 
 	start := clock.Now()
@@ -164,7 +183,7 @@ func (t *HTTPTransport) Send(ctx context.Context, req *sdk.TransportRequest, rec
 	resp, err := client.Do(hreq)
 	if err != nil {
 		failRecord(ctx, reqCtx, rec, err, stageConnect, timeout)
-		return
+		return ""
 	}
 	defer resp.Body.Close()
 	rec.AckPerfNs = clock.Now()
@@ -182,6 +201,14 @@ func (t *HTTPTransport) Send(ctx context.Context, req *sdk.TransportRequest, rec
 		r.readWhole()
 	}
 	trace.finish(rec)
+	return resp.Header.Get("Content-Type")
+}
+
+// failBeforeSend records a request that could not be built.
+func failBeforeSend(rec *sdk.RequestRecord, errType string, err error) {
+	now := clock.Now()
+	rec.StartPerfNs, rec.TimestampNs, rec.EndPerfNs = now, clock.WallNs(now), now
+	rec.Error = &sdk.ErrorDetails{Type: errType, Message: err.Error()}
 }
 
 // newHTTPRequest builds the wire request with exactly the caller's headers:

@@ -38,7 +38,7 @@ func TestEndpointReportsEachViolation(t *testing.T) {
 	}{
 		{fixtures.EPRelativePath, []string{`EndpointPath = "v1/fixture" must start with '/'`}},
 		{fixtures.EPNoServiceKind, []string{"ServiceKind is empty"}},
-		{fixtures.EPNoStreamingPath, []string{"StreamingPath (SupportsStreaming is true) is empty"}},
+		{fixtures.EPRelativeStreamingPath, []string{`StreamingPath = "v1/stream" must start with '/'`}},
 		{fixtures.EPUnescapedJSON, []string{"FormatPayload(special characters)", "is not a JSON object"}},
 		{fixtures.EPPanicsWithoutTexts, []string{"FormatPayload(no texts) panicked", "index out of range"}},
 		{fixtures.EPFirstTextOnly, []string{"FormatPayload(several texts)", `does not carry the prompt text "sdktest prompt beta"`}},

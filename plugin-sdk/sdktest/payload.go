@@ -33,33 +33,73 @@ type payloadCase struct {
 
 func intPtr(v int) *int { return &v }
 
-func payloadCases(model string, m sdk.EndpointMetadata) []payloadCase {
-	single := sdk.Turn{Texts: []string{textAlpha}}
+func payloadCases(c EndpointCase, m sdk.EndpointMetadata) []payloadCase {
+	model := c.Model
+	turn := func(texts ...string) sdk.Turn {
+		if c.Turn != nil {
+			return c.Turn(texts)
+		}
+		return sdk.Turn{Texts: texts}
+	}
+	with := func(t sdk.Turn, edit func(*sdk.Turn)) sdk.Turn { edit(&t); return t }
+	single := turn(textAlpha)
 	cases := []payloadCase{
 		{name: "single text", req: sdk.RequestInfo{Model: model, Turn: single}, texts: []string{textAlpha}},
-		{name: "several texts", req: sdk.RequestInfo{Model: model, Turn: sdk.Turn{Texts: []string{textAlpha, textBeta, textGamma}}},
-			texts: []string{textAlpha, textBeta, textGamma}},
-		{name: "history", req: sdk.RequestInfo{Model: model, Turn: sdk.Turn{Texts: []string{textGamma}},
-			History: []sdk.HistoryEntry{{Role: "user", Text: textAlpha}, {Role: "assistant", Text: textBeta}}},
-			texts: []string{textGamma}},
-		{name: "max tokens", req: sdk.RequestInfo{Model: model, Turn: sdk.Turn{Texts: []string{textAlpha}, MaxTokens: intPtr(maxTokensValue)}},
+		{name: "several texts", req: sdk.RequestInfo{Model: model, Turn: turn(textAlpha, textBeta, textGamma)},
+			texts: severalTexts(c)},
+		{name: "max tokens", req: sdk.RequestInfo{Model: model, Turn: with(single, func(t *sdk.Turn) { t.MaxTokens = intPtr(maxTokensValue) })},
 			texts: []string{textAlpha}},
 		{name: "legacy max tokens", req: sdk.RequestInfo{Model: model, UseLegacyMaxTokens: true,
-			Turn: sdk.Turn{Texts: []string{textAlpha}, MaxTokens: intPtr(maxTokensValue)}}, texts: []string{textAlpha}},
+			Turn: with(single, func(t *sdk.Turn) { t.MaxTokens = intPtr(maxTokensValue) })}, texts: []string{textAlpha}},
 		{name: "extra inputs", req: sdk.RequestInfo{Model: model,
 			ExtraInputs: map[string]any{extraKey: "from-extra-inputs", sharedExtraKey: "from-extra-inputs"},
-			Turn:        sdk.Turn{Texts: []string{textAlpha}, Extra: map[string]any{turnExtraKey: 7, sharedExtraKey: "from-turn"}}},
+			Turn: with(single, func(t *sdk.Turn) {
+				t.Extra = map[string]any{turnExtraKey: 7, sharedExtraKey: "from-turn"}
+			})},
 			texts: []string{textAlpha}},
-		{name: "turn model", req: sdk.RequestInfo{Model: model, Turn: sdk.Turn{Texts: []string{textAlpha}, Model: turnModel}},
+		{name: "turn model", req: sdk.RequestInfo{Model: model, Turn: with(single, func(t *sdk.Turn) { t.Model = turnModel })},
 			texts: []string{textAlpha}},
-		{name: "special characters", req: sdk.RequestInfo{Model: model, Turn: sdk.Turn{Texts: []string{textSpecial}}},
+		{name: "special characters", req: sdk.RequestInfo{Model: model, Turn: turn(textSpecial)},
 			texts: []string{textSpecial}},
+	}
+	if !c.SingleTurn {
+		cases = append(cases, payloadCase{name: "history", req: sdk.RequestInfo{Model: model, Turn: turn(textGamma),
+			History: []sdk.HistoryEntry{{Role: "user", Text: textAlpha}, {Role: "assistant", Text: textBeta}}},
+			texts: []string{textGamma}})
 	}
 	if m.SupportsStreaming {
 		cases = append(cases, payloadCase{name: "single text, streaming",
 			req: sdk.RequestInfo{Model: model, Streaming: true, IncludeUsage: true, Turn: single}, texts: []string{textAlpha}})
 	}
+	for i := range cases {
+		cases[i].req.ExtraInputs = withExtras(c.ExtraInputs, cases[i].req.ExtraInputs)
+	}
 	return cases
+}
+
+// severalTexts are the texts the several-texts request must carry: all
+// three, or the first for a one-prompt API.
+func severalTexts(c EndpointCase) []string {
+	if c.FirstTextOnly {
+		return []string{textAlpha}
+	}
+	return []string{textAlpha, textBeta, textGamma}
+}
+
+// withExtras merges the case's own extra inputs over the endpoint's
+// settings; nil when both are empty.
+func withExtras(settings, own map[string]any) map[string]any {
+	if len(settings) == 0 {
+		return own
+	}
+	out := make(map[string]any, len(settings)+len(own))
+	for k, v := range settings {
+		out[k] = v
+	}
+	for k, v := range own {
+		out[k] = v
+	}
+	return out
 }
 
 // oddRequests may be refused with an error but must not panic, and what
@@ -77,10 +117,11 @@ func oddRequests(model string) map[string]sdk.RequestInfo {
 	}
 }
 
-func checkFormatPayload(t testing.TB, ep sdk.Endpoint, m sdk.EndpointMetadata, model string) {
+func checkFormatPayload(t testing.TB, ep sdk.Endpoint, m sdk.EndpointMetadata, c EndpointCase) {
 	t.Helper()
+	model := c.Model
 	bodies := map[string]map[string]any{}
-	for _, pc := range payloadCases(model, m) {
+	for _, pc := range payloadCases(c, m) {
 		what := fmt.Sprintf("FormatPayload(%s)", pc.name)
 		raw, ok, err := call(t, what, func() ([]byte, error) { return ep.FormatPayload(pc.req) })
 		if !ok {
@@ -110,22 +151,26 @@ func checkFormatPayload(t testing.TB, ep sdk.Endpoint, m sdk.EndpointMetadata, m
 			t.Errorf("sdktest: %s = %s is not valid JSON (return an error instead)", what, quote(raw))
 		}
 	}
-	checkPayloadSemantics(t, m, model, bodies)
+	if c.SingleTurn {
+		// A single-turn API must refuse history rather than drop it.
+		req := sdk.RequestInfo{Model: model, Turn: payloadCases(c, m)[0].req.Turn, ExtraInputs: c.ExtraInputs,
+			History: []sdk.HistoryEntry{{Role: "user", Text: textAlpha}, {Role: "assistant", Text: textBeta}}}
+		if _, ok, err := call(t, "FormatPayload(history)", func() ([]byte, error) { return ep.FormatPayload(req) }); ok && err == nil {
+			t.Errorf("sdktest: FormatPayload(history) succeeded, but EndpointCase.SingleTurn says the API takes no history: return an error")
+		}
+	}
+	checkPayloadSemantics(t, m, c, bodies)
 }
 
 // checkPayloadSemantics compares bodies across cases: extras merged last,
 // max tokens sent, the turn's model used, streaming requested.
-func checkPayloadSemantics(t testing.TB, m sdk.EndpointMetadata, model string, bodies map[string]map[string]any) {
+func checkPayloadSemantics(t testing.TB, m sdk.EndpointMetadata, c EndpointCase, bodies map[string]map[string]any) {
 	t.Helper()
+	model := c.Model
 	if b, ok := bodies["extra inputs"]; ok {
-		want := map[string]any{extraKey: "from-extra-inputs", turnExtraKey: float64(7), sharedExtraKey: "from-turn"}
-		for k, v := range want {
-			if b[k] != v {
-				t.Errorf("sdktest: FormatPayload(extra inputs): top-level %q = %v, want %v (--extra-inputs merge into the body, then the turn's Extra over them)", k, b[k], v)
-			}
-		}
+		checkExtras(t, b, c.ExtrasAt)
 	}
-	if m.ProducesTokens {
+	if m.ProducesTokens && !c.NoMaxTokens {
 		for _, name := range []string{"max tokens", "legacy max tokens"} {
 			if b, ok := bodies[name]; ok && !containsNumber(b, maxTokensValue) {
 				t.Errorf("sdktest: FormatPayload(%s): Turn.MaxTokens %d does not appear in the body", name, maxTokensValue)
@@ -141,12 +186,38 @@ func checkPayloadSemantics(t testing.TB, m sdk.EndpointMetadata, model string, b
 			t.Errorf("sdktest: FormatPayload(turn model): Turn.Model %q does not appear in the body (it overrides the run's model)", turnModel)
 		}
 	}
-	// With one path for both modes only the body can ask for a stream.
-	if m.SupportsStreaming && m.StreamingPath == m.EndpointPath {
+	// With one path for both modes only the body can ask for a stream,
+	// unless the API streams by its Accept header.
+	if m.SupportsStreaming && m.StreamingPath == m.EndpointPath && !c.StreamByHeader {
 		s, okS := bodies["single text, streaming"]
 		n, okN := bodies["single text"]
 		if okS && okN && reflect.DeepEqual(s, n) {
 			t.Errorf("sdktest: FormatPayload: streaming and non-streaming bodies are identical, but StreamingPath equals EndpointPath (%q): the body must ask the server to stream", m.EndpointPath)
+		}
+	}
+}
+
+// checkExtras checks the extra inputs case: --extra-inputs merged into the
+// body (or the object ExtrasAt names), the turn's Extra over them at the top
+// level.
+func checkExtras(t testing.TB, b map[string]any, at string) {
+	t.Helper()
+	into, where := b, "top-level"
+	if at != "" {
+		obj, ok := b[at].(map[string]any)
+		if !ok {
+			t.Errorf("sdktest: FormatPayload(extra inputs): no %q object for --extra-inputs (EndpointCase.ExtrasAt)", at)
+			return
+		}
+		into, where = obj, at
+	}
+	if into[extraKey] != "from-extra-inputs" {
+		t.Errorf("sdktest: FormatPayload(extra inputs): %s %q = %v, want %q (--extra-inputs merge there)", where, extraKey, into[extraKey], "from-extra-inputs")
+	}
+	want := map[string]any{turnExtraKey: float64(7), sharedExtraKey: "from-turn"}
+	for k, v := range want {
+		if b[k] != v {
+			t.Errorf("sdktest: FormatPayload(extra inputs): top-level %q = %v, want %v (the turn's Extra merges into the body last)", k, b[k], v)
 		}
 	}
 }

@@ -71,7 +71,14 @@ func appendEndpointMetadata(b []byte, m *sdk.EndpointMetadata) []byte {
 	b = appendBool(b, 4, m.SupportsStreaming)
 	b = appendBool(b, 5, m.ProducesTokens)
 	b = appendBool(b, 6, m.TokenizesInput)
-	return appendString(b, 7, m.MetricsTitle)
+	b = appendString(b, 7, m.MetricsTitle)
+	b = appendBool(b, 8, m.SupportsImages)
+	b = appendBool(b, 9, m.SupportsAudio)
+	b = appendBool(b, 10, m.SupportsVideos)
+	b = appendBool(b, 11, m.ProducesImages)
+	b = appendBool(b, 12, m.ProducesVideos)
+	b = appendBool(b, 13, m.RequiresPolling)
+	return appendBool(b, 14, m.RequiresFormData)
 }
 
 func decodeEndpointMetadata(b []byte) (sdk.EndpointMetadata, error) {
@@ -93,6 +100,20 @@ func decodeEndpointMetadata(b []byte) (sdk.EndpointMetadata, error) {
 			m.TokenizesInput = f.bool()
 		case 7:
 			m.MetricsTitle = f.str()
+		case 8:
+			m.SupportsImages = f.bool()
+		case 9:
+			m.SupportsAudio = f.bool()
+		case 10:
+			m.SupportsVideos = f.bool()
+		case 11:
+			m.ProducesImages = f.bool()
+		case 12:
+			m.ProducesVideos = f.bool()
+		case 13:
+			m.RequiresPolling = f.bool()
+		case 14:
+			m.RequiresFormData = f.bool()
 		}
 	}
 	return m, f.err
@@ -172,9 +193,37 @@ func decodeTurn(b []byte) (sdk.Turn, error) {
 			t.DelayMs = f.doublep()
 		case 7:
 			t.TimestampMs = f.doublep()
+		case 8:
+			g, err := decodeTextGroup(f.bytes())
+			if err != nil {
+				return t, fmt.Errorf("text group %d: %w", len(t.TextGroups), err)
+			}
+			t.TextGroups = append(t.TextGroups, g)
+		case 9:
+			t.Images = append(t.Images, f.str())
+		case 10:
+			t.Audios = append(t.Audios, f.str())
+		case 11:
+			t.Videos = append(t.Videos, f.str())
+		case 12:
+			t.AudioDurationS = f.doublep()
 		}
 	}
 	return t, f.err
+}
+
+func decodeTextGroup(b []byte) (sdk.TextGroup, error) {
+	var g sdk.TextGroup
+	f := newFields(b)
+	for f.next() {
+		switch f.num {
+		case 1:
+			g.Name = f.str()
+		case 2:
+			g.Contents = append(g.Contents, f.str())
+		}
+	}
+	return g, f.err
 }
 
 func appendTurn(b []byte, t *sdk.Turn) ([]byte, error) {
@@ -193,7 +242,27 @@ func appendTurn(b []byte, t *sdk.Turn) ([]byte, error) {
 	b = appendOptInt(b, 4, t.MaxTokens)
 	b = appendBytes(b, 5, extra)
 	b = appendOptDouble(b, 6, t.DelayMs)
-	return appendOptDouble(b, 7, t.TimestampMs), nil
+	b = appendOptDouble(b, 7, t.TimestampMs)
+	for i := range t.TextGroups {
+		g := &t.TextGroups[i]
+		b = appendMessage(b, 8, func(b []byte) []byte {
+			b = appendString(b, 1, g.Name)
+			for _, s := range g.Contents {
+				b = appendRepeatedString(b, 2, s)
+			}
+			return b
+		})
+	}
+	for _, s := range t.Images {
+		b = appendRepeatedString(b, 9, s)
+	}
+	for _, s := range t.Audios {
+		b = appendRepeatedString(b, 10, s)
+	}
+	for _, s := range t.Videos {
+		b = appendRepeatedString(b, 11, s)
+	}
+	return appendOptDouble(b, 12, t.AudioDurationS), nil
 }
 
 func jsonObject(b []byte) (map[string]any, error) {
@@ -248,7 +317,51 @@ func appendParsedResponse(b []byte, p *sdk.ParsedResponse) []byte {
 	if p.Usage != nil {
 		b = appendMessage(b, 4, func(b []byte) []byte { return appendUsage(b, p.Usage) })
 	}
+	if p.Result != nil {
+		// Written even when every field is zero: a present result is content.
+		b = appendMessage(b, 5, func(b []byte) []byte { return appendResult(b, p.Result) })
+	}
 	return b
+}
+
+func appendResult(b []byte, r *sdk.Result) []byte {
+	b = appendString(b, 1, r.Kind)
+	b = appendInt(b, 2, int64(r.Count))
+	if v := r.Video; v != nil {
+		b = appendString(b, 3, v.ID)
+		b = appendString(b, 4, v.Status)
+		b = appendOptDouble(b, 5, v.InferenceTimeS)
+		b = appendOptDouble(b, 6, v.PeakMemoryMB)
+	}
+	return b
+}
+
+// decodeResultMsg mirrors pluginpb.ToResult: the video job is present for a
+// video result or when the wire names a job id or status.
+func decodeResultMsg(b []byte) (*sdk.Result, error) {
+	r := &sdk.Result{}
+	var job sdk.VideoJob
+	f := newFields(b)
+	for f.next() {
+		switch f.num {
+		case 1:
+			r.Kind = f.str()
+		case 2:
+			r.Count = int(f.int64())
+		case 3:
+			job.ID = f.str()
+		case 4:
+			job.Status = f.str()
+		case 5:
+			job.InferenceTimeS = f.doublep()
+		case 6:
+			job.PeakMemoryMB = f.doublep()
+		}
+	}
+	if r.Kind == sdk.ResultVideo || job.ID != "" || job.Status != "" {
+		r.Video = &job
+	}
+	return r, f.err
 }
 
 func decodeParsedResponse(b []byte) (sdk.ParsedResponse, error) {
@@ -268,6 +381,12 @@ func decodeParsedResponse(b []byte) (sdk.ParsedResponse, error) {
 				return p, fmt.Errorf("usage: %w", err)
 			}
 			p.Usage = u
+		case 5:
+			r, err := decodeResultMsg(f.bytes())
+			if err != nil {
+				return p, fmt.Errorf("result: %w", err)
+			}
+			p.Result = r
 		}
 	}
 	return p, f.err

@@ -29,5 +29,9 @@ func (*Endpoint) Metadata() sdk.EndpointMetadata {
 		ProducesTokens:    true,
 		TokenizesInput:    true,
 		MetricsTitle:      "LLM Metrics",
+		// Content parts carry images, audio and video (AIPerf's chat metadata).
+		SupportsAudio:  true,
+		SupportsImages: true,
+		SupportsVideos: true,
 	}
 }

@@ -1,7 +1,6 @@
 package chat
 
 import (
-	"errors"
 	"fmt"
 
 	sdk "github.com/aiperf-go/aiperf/plugin-sdk"
@@ -17,20 +16,30 @@ const defaultRole = "user"
 // the merged "stream" is true. AIPerf (origin/main) forces include_usage on
 // every streaming chat request, so RequestInfo.IncludeUsage is not consulted.
 func (*Endpoint) FormatPayload(req sdk.RequestInfo) ([]byte, error) {
+	return Format(Name, req)
+}
+
+// Format is FormatPayload with errors prefixed by endpoint, for the
+// endpoints that send chat's body to another API (chat_embeddings).
+func Format(endpoint string, req sdk.RequestInfo) ([]byte, error) {
 	model := req.Turn.Model
 	if model == "" {
 		model = req.Model
 	}
 	if model == "" {
-		return nil, errors.New("chat: format payload: no model (RequestInfo.Model and Turn.Model are empty)")
+		return nil, fmt.Errorf("%s: format payload: no model (RequestInfo.Model and Turn.Model are empty)", endpoint)
 	}
 	role := req.Turn.Role
 	if role == "" {
 		role = defaultRole
 	}
+	c, err := newContent(&req.Turn)
+	if err != nil {
+		return nil, fmt.Errorf("%s: format payload: %w", endpoint, err)
+	}
 
 	body := openai.NewObject(6 + len(req.ExtraInputs) + len(req.Turn.Extra))
-	body.Set("messages", &messages{history: req.History, role: role, texts: req.Turn.Texts})
+	body.Set("messages", &messages{history: req.History, role: role, content: c})
 	body.Set("model", model)
 	body.Set("stream", req.Streaming)
 	if req.Turn.MaxTokens != nil {
@@ -49,7 +58,7 @@ func (*Endpoint) FormatPayload(req sdk.RequestInfo) ([]byte, error) {
 
 	out, err := body.AppendJSON(make([]byte, 0, sizeHint(req)))
 	if err != nil {
-		return nil, fmt.Errorf("chat: format payload: %w", err)
+		return nil, fmt.Errorf("%s: format payload: %w", endpoint, err)
 	}
 	return out, nil
 }
@@ -63,7 +72,20 @@ func sizeHint(req sdk.RequestInfo) int {
 	for _, t := range req.Turn.Texts {
 		n += len(t) + 32
 	}
-	return n + n/16
+	for _, g := range req.Turn.TextGroups {
+		for _, t := range g.Contents {
+			n += len(t) + 32
+		}
+	}
+	return n + n/16 + mediaSize(req.Turn.Images) + mediaSize(req.Turn.Audios) + mediaSize(req.Turn.Videos)
+}
+
+func mediaSize(media []string) int {
+	n := 0
+	for _, m := range media {
+		n += len(m) + 64
+	}
+	return n
 }
 
 // messages writes the chat history and the new user message directly into
@@ -71,7 +93,7 @@ func sizeHint(req sdk.RequestInfo) int {
 type messages struct {
 	history []sdk.HistoryEntry
 	role    string
-	texts   []string
+	content content
 }
 
 var _ openai.Appender = (*messages)(nil)
@@ -88,7 +110,7 @@ func (m *messages) AppendJSON(dst []byte) ([]byte, error) {
 		dst = append(dst, "},"...)
 	}
 	dst = appendMessageStart(dst, m.role)
-	dst = appendContent(dst, m.texts)
+	dst = m.content.appendJSON(dst)
 	return append(dst, "}]"...), nil
 }
 
@@ -96,32 +118,4 @@ func appendMessageStart(dst []byte, role string) []byte {
 	dst = append(dst, `{"role":`...)
 	dst = openai.AppendString(dst, role)
 	return append(dst, `,"content":`...)
-}
-
-// appendContent writes a single text as a plain string (some servers reject
-// a parts list for one text) and several as text parts, skipping empty ones;
-// no non-empty part at all degrades to "" as in AIPerf.
-func appendContent(dst []byte, texts []string) []byte {
-	if len(texts) == 1 {
-		return openai.AppendString(dst, texts[0])
-	}
-	start := len(dst)
-	dst = append(dst, '[')
-	parts := 0
-	for _, t := range texts {
-		if t == "" {
-			continue
-		}
-		if parts > 0 {
-			dst = append(dst, ',')
-		}
-		dst = append(dst, `{"type":"text","text":`...)
-		dst = openai.AppendString(dst, t)
-		dst = append(dst, '}')
-		parts++
-	}
-	if parts == 0 {
-		return append(dst[:start], `""`...)
-	}
-	return append(dst, ']')
 }

@@ -130,7 +130,8 @@ func TestFormatPayloadErrors(t *testing.T) {
 func TestMetadata(t *testing.T) {
 	md := New().Metadata()
 	want := sdk.EndpointMetadata{EndpointPath: "/v1/chat/completions", StreamingPath: "/v1/chat/completions",
-		ServiceKind: "openai", SupportsStreaming: true, ProducesTokens: true, TokenizesInput: true, MetricsTitle: "LLM Metrics"}
+		ServiceKind: "openai", SupportsStreaming: true, ProducesTokens: true, TokenizesInput: true, MetricsTitle: "LLM Metrics",
+		SupportsAudio: true, SupportsImages: true, SupportsVideos: true}
 	if md != want {
 		t.Errorf("metadata = %+v, want %+v", md, want)
 	}

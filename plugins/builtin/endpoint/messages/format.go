@@ -1,0 +1,232 @@
+package messages
+
+import (
+	"errors"
+	"fmt"
+	"strings"
+
+	sdk "github.com/aiperf-go/aiperf/plugin-sdk"
+	"github.com/aiperf-go/aiperf/plugins/builtin/endpoint/openai"
+)
+
+const (
+	defaultRole = "user"
+	// systemRole marks a leading history entry as the conversation's system
+	// prompt, which Anthropic takes as the top-level "system" field.
+	systemRole = "system"
+	// defaultMaxTokens is sent without a requested output length: the API
+	// requires max_tokens (AIPerf's default).
+	defaultMaxTokens = 1024
+	// defaultImageType is the media type of a data URI that names none.
+	defaultImageType = "image/png"
+)
+
+var (
+	errAudio = errors.New("the Anthropic Messages API does not support audio input; use another endpoint, or remove the audio content")
+	errVideo = errors.New("the Anthropic Messages API does not support video input; use another endpoint, or remove the video content")
+)
+
+// FormatPayload implements sdk.Endpoint. The body is, in AIPerf's key order:
+// model, messages (the history and the turn), max_tokens (Turn.MaxTokens,
+// else 1024), stream (only when streaming: real clients omit it
+// otherwise), system (a leading "system" history entry), then
+// --extra-inputs and Turn.Extra merged over it. There are no
+// stream_options: Anthropic streams its usage anyway.
+func (*Endpoint) FormatPayload(req sdk.RequestInfo) ([]byte, error) {
+	model := req.Turn.Model
+	if model == "" {
+		model = req.Model
+	}
+	if model == "" {
+		return nil, errors.New("messages: format payload: no model (RequestInfo.Model and Turn.Model are empty)")
+	}
+	if err := checkMedia(&req.Turn); err != nil {
+		return nil, fmt.Errorf("messages: format payload: %w", err)
+	}
+	system, history := splitSystem(req.History)
+
+	body := openai.NewObject(5 + len(req.ExtraInputs) + len(req.Turn.Extra))
+	body.Set("model", model)
+	body.Set("messages", &messageList{history: history, turn: &req.Turn})
+	maxTokens := defaultMaxTokens
+	if req.Turn.MaxTokens != nil {
+		maxTokens = *req.Turn.MaxTokens
+	}
+	body.Set("max_tokens", maxTokens)
+	if req.Streaming {
+		body.Set("stream", true)
+	}
+	if system != "" {
+		body.Set("system", system)
+	}
+	openai.ApplyExtras(body, req.ExtraInputs, req.Turn.Extra)
+
+	out, err := body.AppendJSON(make([]byte, 0, sizeHint(req)))
+	if err != nil {
+		return nil, fmt.Errorf("messages: format payload: %w", err)
+	}
+	return out, nil
+}
+
+// splitSystem takes a leading "system" history entry as the system prompt;
+// the rest of the history is sent as messages.
+func splitSystem(h []sdk.HistoryEntry) (string, []sdk.HistoryEntry) {
+	if len(h) > 0 && h[0].Role == systemRole {
+		return h[0].Text, h[1:]
+	}
+	return "", h
+}
+
+// checkMedia rejects the media the API has no content block for. Empty
+// entries are skipped like any empty part, as in AIPerf.
+func checkMedia(t *sdk.Turn) error {
+	for _, a := range t.Audios {
+		if a != "" {
+			return errAudio
+		}
+	}
+	for _, v := range t.Videos {
+		if v != "" {
+			return errVideo
+		}
+	}
+	return nil
+}
+
+// sizeHint estimates the body size so it is built in one allocation.
+func sizeHint(req sdk.RequestInfo) int {
+	n := 160 + 64*len(req.ExtraInputs) + 64*len(req.Turn.Extra)
+	for _, h := range req.History {
+		n += len(h.Text) + 40
+	}
+	for _, group := range [][]string{req.Turn.Texts, req.Turn.Images} {
+		for _, s := range group {
+			n += len(s) + 80
+		}
+	}
+	return n + n/16
+}
+
+// messageList writes the history and the new turn as {"role","content"}
+// messages straight into the body.
+type messageList struct {
+	history []sdk.HistoryEntry
+	turn    *sdk.Turn
+}
+
+var _ openai.Appender = (*messageList)(nil)
+
+func (m *messageList) AppendJSON(dst []byte) ([]byte, error) {
+	dst = append(dst, '[')
+	for _, h := range m.history {
+		dst = appendMessageStart(dst, h.Role)
+		dst = openai.AppendString(dst, h.Text)
+		dst = append(dst, "},"...)
+	}
+	dst = appendMessageStart(dst, m.turn.Role)
+	dst = appendContent(dst, m.turn)
+	return append(dst, "}]"...), nil
+}
+
+func appendMessageStart(dst []byte, role string) []byte {
+	if role == "" {
+		role = defaultRole
+	}
+	dst = append(dst, `{"role":`...)
+	dst = openai.AppendString(dst, role)
+	return append(dst, `,"content":`...)
+}
+
+// appendContent writes a bare text (see bareText) as a plain string, else
+// text blocks then image blocks, each empty one skipped; no block at all
+// degrades to "". checkMedia has already rejected audio and video.
+func appendContent(dst []byte, t *sdk.Turn) []byte {
+	if s, ok := bareText(t); ok {
+		return openai.AppendString(dst, s)
+	}
+	start := len(dst)
+	dst = append(dst, '[')
+	blocks := 0
+	for s := range texts(t) {
+		if s == "" {
+			continue
+		}
+		if blocks > 0 {
+			dst = append(dst, ',')
+		}
+		blocks++
+		dst = append(dst, `{"type":"text","text":`...)
+		dst = openai.AppendString(dst, s)
+		dst = append(dst, '}')
+	}
+	for _, s := range t.Images {
+		if s == "" {
+			continue
+		}
+		if blocks > 0 {
+			dst = append(dst, ',')
+		}
+		blocks++
+		dst = appendImageBlock(dst, s)
+	}
+	if blocks == 0 {
+		return append(dst[:start], `""`...)
+	}
+	return append(dst, ']')
+}
+
+// appendImageBlock writes a data URI as a base64 source with its media type
+// and anything else as a url source.
+func appendImageBlock(dst []byte, s string) []byte {
+	rest, isData := strings.CutPrefix(s, "data:")
+	if !isData {
+		dst = append(dst, `{"type":"image","source":{"type":"url","url":`...)
+		dst = openai.AppendString(dst, s)
+		return append(dst, "}}"...)
+	}
+	header, b64, _ := strings.Cut(rest, ",")
+	mediaType, _, _ := strings.Cut(header, ";")
+	if mediaType == "" {
+		mediaType = defaultImageType
+	}
+	dst = append(dst, `{"type":"image","source":{"type":"base64","media_type":`...)
+	dst = openai.AppendString(dst, mediaType)
+	dst = append(dst, `,"data":`...)
+	dst = openai.AppendString(dst, b64)
+	return append(dst, "}}"...)
+}
+
+// bareText returns the text sent as a plain string: the turn's only text,
+// holding one content, and no media. Texts is one text of AIPerf's, each
+// TextGroup another (as the chat endpoint reads them).
+func bareText(t *sdk.Turn) (string, bool) {
+	if len(t.Images) > 0 || len(t.Audios) > 0 || len(t.Videos) > 0 {
+		return "", false
+	}
+	switch {
+	case len(t.TextGroups) == 0 && len(t.Texts) == 1:
+		return t.Texts[0], true
+	case len(t.Texts) == 0 && len(t.TextGroups) == 1 && len(t.TextGroups[0].Contents) == 1:
+		return t.TextGroups[0].Contents[0], true
+	}
+	return "", false
+}
+
+// texts are the turn's text contents in AIPerf's order: Texts, then each
+// TextGroup's.
+func texts(t *sdk.Turn) func(yield func(string) bool) {
+	return func(yield func(string) bool) {
+		for _, s := range t.Texts {
+			if !yield(s) {
+				return
+			}
+		}
+		for _, g := range t.TextGroups {
+			for _, s := range g.Contents {
+				if !yield(s) {
+					return
+				}
+			}
+		}
+	}
+}

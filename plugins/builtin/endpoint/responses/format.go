@@ -1,0 +1,256 @@
+package responses
+
+import (
+	"errors"
+	"fmt"
+	"strings"
+
+	sdk "github.com/aiperf-go/aiperf/plugin-sdk"
+	"github.com/aiperf-go/aiperf/plugins/builtin/endpoint/openai"
+)
+
+const (
+	defaultRole = "user"
+	// systemRole marks a leading history entry as the conversation's system
+	// prompt, which the Responses API takes as top-level "instructions".
+	systemRole = "system"
+)
+
+var errVideo = errors.New("the Responses API does not support video input; use --endpoint-type chat for video turns, or remove the video content")
+
+// FormatPayload implements sdk.Endpoint. The body is, in AIPerf's key order:
+// input (the history and the turn as message items), model, stream,
+// instructions (a leading "system" history entry), max_output_tokens
+// (omitted without Turn.MaxTokens), then --extra-inputs and Turn.Extra
+// merged over it, then stream_options.include_usage=true only when
+// streaming with server token counts (RequestInfo.IncludeUsage): unlike
+// chat, AIPerf does not force it on every stream.
+func (*Endpoint) FormatPayload(req sdk.RequestInfo) ([]byte, error) {
+	model := req.Turn.Model
+	if model == "" {
+		model = req.Model
+	}
+	if model == "" {
+		return nil, errors.New("responses: format payload: no model (RequestInfo.Model and Turn.Model are empty)")
+	}
+	if err := checkMedia(&req.Turn); err != nil {
+		return nil, fmt.Errorf("responses: format payload: %w", err)
+	}
+	instructions, history := splitSystem(req.History)
+
+	body := openai.NewObject(6 + len(req.ExtraInputs) + len(req.Turn.Extra))
+	body.Set("input", &inputItems{history: history, turn: &req.Turn})
+	body.Set("model", model)
+	body.Set("stream", req.Streaming)
+	if instructions != "" {
+		body.Set("instructions", instructions)
+	}
+	if req.Turn.MaxTokens != nil {
+		body.Set("max_output_tokens", *req.Turn.MaxTokens)
+	}
+	openai.ApplyExtras(body, req.ExtraInputs, req.Turn.Extra)
+	// Decided on the run's settings, not the merged body (AIPerf's
+	// _maybe_enable_usage_stream_options).
+	if req.Streaming && req.IncludeUsage {
+		ensureIncludeUsage(body)
+	}
+
+	out, err := body.AppendJSON(make([]byte, 0, sizeHint(req)))
+	if err != nil {
+		return nil, fmt.Errorf("responses: format payload: %w", err)
+	}
+	return out, nil
+}
+
+// splitSystem takes a leading "system" history entry as the instructions;
+// the rest of the history is sent as input items.
+func splitSystem(h []sdk.HistoryEntry) (string, []sdk.HistoryEntry) {
+	if len(h) > 0 && h[0].Role == systemRole {
+		return h[0].Text, h[1:]
+	}
+	return "", h
+}
+
+// ensureIncludeUsage is AIPerf's rule: a stream_options that is not an
+// object is replaced by {"include_usage":true}; an object gains
+// include_usage unless the author set it.
+func ensureIncludeUsage(body *openai.Object) {
+	if cur, ok := body.Get("stream_options"); ok {
+		switch cur.(type) {
+		case map[string]any, *openai.Object:
+		default:
+			body.Set("stream_options", nil)
+		}
+	}
+	openai.EnsureIncludeUsage(body)
+}
+
+// checkMedia rejects what the API cannot take before anything is written:
+// video parts, and audio that is neither "<format>,<base64>" nor a data URI.
+func checkMedia(t *sdk.Turn) error {
+	for _, v := range t.Videos {
+		if v != "" {
+			return errVideo
+		}
+	}
+	for _, a := range t.Audios {
+		if a != "" && !strings.Contains(a, ",") {
+			return fmt.Errorf("audio content must be \"<format>,<base64>\" or a data:audio/<format>;base64,<base64> URI (got %q, length %d)", head(a, 40), len(a))
+		}
+	}
+	return nil
+}
+
+func head(s string, n int) string {
+	if len(s) > n {
+		return s[:n]
+	}
+	return s
+}
+
+// sizeHint estimates the body size so it is built in one allocation.
+func sizeHint(req sdk.RequestInfo) int {
+	n := 192 + 64*len(req.ExtraInputs) + 64*len(req.Turn.Extra)
+	for _, h := range req.History {
+		n += len(h.Text) + 56
+	}
+	for _, group := range [][]string{req.Turn.Texts, req.Turn.Images, req.Turn.Audios} {
+		for _, s := range group {
+			n += len(s) + 48
+		}
+	}
+	return n + n/16
+}
+
+// inputItems writes the history and the new turn as Responses message
+// items, {"role","content","type":"message"}, straight into the body.
+type inputItems struct {
+	history []sdk.HistoryEntry
+	turn    *sdk.Turn
+}
+
+var _ openai.Appender = (*inputItems)(nil)
+
+func (in *inputItems) AppendJSON(dst []byte) ([]byte, error) {
+	dst = append(dst, '[')
+	for _, h := range in.history {
+		dst = appendItemStart(dst, h.Role)
+		dst = openai.AppendString(dst, h.Text)
+		dst = append(dst, `,"type":"message"},`...)
+	}
+	dst = appendItemStart(dst, in.turn.Role)
+	dst = appendContent(dst, in.turn)
+	return append(dst, `,"type":"message"}]`...), nil
+}
+
+func appendItemStart(dst []byte, role string) []byte {
+	if role == "" {
+		role = defaultRole
+	}
+	dst = append(dst, `{"role":`...)
+	dst = openai.AppendString(dst, role)
+	return append(dst, `,"content":`...)
+}
+
+// appendContent writes a bare text (see bareText) as a plain string (some
+// servers reject a parts list for one text), else the parts in AIPerf's
+// order: texts, images, audios, each empty one skipped; no part at all
+// degrades to "". checkMedia has already rejected video.
+func appendContent(dst []byte, t *sdk.Turn) []byte {
+	if s, ok := bareText(t); ok {
+		return openai.AppendString(dst, s)
+	}
+	start := len(dst)
+	dst = append(dst, '[')
+	parts := 0
+	sep := func() {
+		if parts > 0 {
+			dst = append(dst, ',')
+		}
+		parts++
+	}
+	for s := range texts(t) {
+		if s != "" {
+			sep()
+			dst = append(dst, `{"type":"input_text","text":`...)
+			dst = openai.AppendString(dst, s)
+			dst = append(dst, '}')
+		}
+	}
+	for _, s := range t.Images {
+		if s != "" {
+			sep()
+			// The Responses API takes image_url as a plain string.
+			dst = append(dst, `{"type":"input_image","image_url":`...)
+			dst = openai.AppendString(dst, s)
+			dst = append(dst, '}')
+		}
+	}
+	for _, s := range t.Audios {
+		if s != "" {
+			sep()
+			dst = appendAudioPart(dst, s)
+		}
+	}
+	if parts == 0 {
+		return append(dst[:start], `""`...)
+	}
+	return append(dst, ']')
+}
+
+// appendAudioPart writes chat's input_audio part from "<format>,<base64>"
+// or a data:audio/<format>;base64, URI (format "wav" when the URI names
+// none).
+func appendAudioPart(dst []byte, s string) []byte {
+	var format, data string
+	if rest, ok := strings.CutPrefix(s, "data:audio/"); ok {
+		header, b64, _ := strings.Cut(rest, ",")
+		format, _, _ = strings.Cut(header, ";")
+		if format == "" {
+			format = "wav"
+		}
+		data = b64
+	} else {
+		format, data, _ = strings.Cut(s, ",")
+	}
+	dst = append(dst, `{"type":"input_audio","input_audio":{"data":`...)
+	dst = openai.AppendString(dst, data)
+	dst = append(dst, `,"format":`...)
+	dst = openai.AppendString(dst, format)
+	return append(dst, "}}"...)
+}
+
+// bareText returns the text sent as a plain string: the turn's only text,
+// holding one content, and no media. Texts is one text of AIPerf's, each
+// TextGroup another (as the chat endpoint reads them).
+func bareText(t *sdk.Turn) (string, bool) {
+	if len(t.Images) > 0 || len(t.Audios) > 0 || len(t.Videos) > 0 {
+		return "", false
+	}
+	switch {
+	case len(t.TextGroups) == 0 && len(t.Texts) == 1:
+		return t.Texts[0], true
+	case len(t.Texts) == 0 && len(t.TextGroups) == 1 && len(t.TextGroups[0].Contents) == 1:
+		return t.TextGroups[0].Contents[0], true
+	}
+	return "", false
+}
+
+// texts are the turn's text contents in AIPerf's order: Texts, then each
+// TextGroup's.
+func texts(t *sdk.Turn) func(yield func(string) bool) {
+	return func(yield func(string) bool) {
+		for _, s := range t.Texts {
+			if !yield(s) {
+				return
+			}
+		}
+		for _, g := range t.TextGroups {
+			for _, s := range g.Contents {
+				if !yield(s) {
+					return
+				}
+			}
+		}
+	}
+}
