@@ -38,6 +38,29 @@ for s in "${scenarios[@]}"; do
   printf '%-22s %12s %14s %14s %10s %10s\n' "$name" "$rps" "$events" "$tps" "$cpu" "$rss"
 done
 
+# Non-LLM endpoint types (issue 10): closed loop at concurrency 64 against the mock's own routes.
+# name endpoint-type requests extra-flags
+endpoint_scenarios=(
+  "embeddings-b8-c64 embeddings 20000 -b 8"
+  "nim-rankings-c64 nim_rankings 20000 --rankings-passages-mean 10"
+  "cohere-rankings-c64 cohere_rankings 20000"
+)
+echo
+printf '%-22s %12s %10s %10s\n' scenario "req/s" "client CPU" "max RSS"
+for s in "${endpoint_scenarios[@]}"; do
+  read -r name ep n extra <<<"$s"
+  dir="$out/$name"
+  timer=(); [ -x /usr/bin/time ] && timer=(/usr/bin/time -f '%P %M' -o "$dir.time")
+  echo "- -" >"$dir.time"
+  "${timer[@]}" "$bin" profile -m bench-model -u "http://127.0.0.1:$port" --endpoint-type "$ep" \
+    --concurrency 64 --request-count "$n" --isl 32 $extra --random-seed 1 --tokenizer builtin \
+    --artifact-dir "$dir" --ui none --log-level WARNING >"$dir.out" 2>&1 || { cat "$dir.out"; exit 1; }
+  rps=$(grep -E 'Request Throughput' "$dir.out" | awk -F'│' '{gsub(/[ ,]/,"",$3); print $3}')
+  read -r cpu rss <"$dir.time"
+  [ "$rss" != "-" ] && rss="$(awk -v k="$rss" 'BEGIN{printf "%.0fMB", k/1024}')"
+  printf '%-22s %12s %10s %10s\n' "$name" "$rps" "$cpu" "$rss"
+done
+
 # Open-loop precision: constant arrivals at fixed rates for 3 s each, non-streaming and 1 output
 # token so the mock's and the client's per-request work is minimal. Schedule lag = how late each
 # request left its scheduled time (ms).

@@ -193,6 +193,9 @@ func (v pluginsView) plugin(category, name string) error {
 	}
 	v.mapping(line, "Metadata", p.Metadata)
 	v.mapping(line, "Config", p.Config)
+	if category == sdk.CategoryEndpoint {
+		v.endpointDetails(e, line)
+	}
 	return nil
 }
 

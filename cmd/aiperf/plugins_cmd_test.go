@@ -461,3 +461,39 @@ func TestPluginsWarnsOnEqualPriorityConflict(t *testing.T) {
 		t.Errorf("exit %d, stdout %s, stderr %q", code, out, errOut)
 	}
 }
+
+// A built-in endpoint's details say what it is and which metrics its runs
+// report: rankings take text and have no streaming metrics; chat takes
+// media and adds the streaming ones.
+func TestPluginsEndpointDetails(t *testing.T) {
+	for _, c := range []struct {
+		name     string
+		want     []string
+		wantNot  []string
+		category string
+	}{
+		{"nim_rankings", []string{"API path:    /v1/ranking", "Streaming:   no", "Title:       Rankings Metrics", "request_latency"},
+			[]string{"+ streaming", "time_to_first_token", "output_sequence_length"}, "endpoint"},
+		{"chat", []string{"Takes:       text (tokenized), images, audio, video", "Makes:       tokens", "+ streaming: time_to_first_token", "num_images"},
+			nil, "endpoint"},
+		{"video_generation", []string{"Transport:   multipart form, polled job", "Makes:       video", "video_inference_time"},
+			[]string{"time_to_first_token"}, "endpoint"},
+		{"template", []string{"API path:    (none: posts to --url, or --custom-endpoint)"}, nil, "endpoint"},
+	} {
+		pluginsSandbox(t)
+		code, out, errOut := runPlugins(t, c.category, c.name)
+		if code != 0 {
+			t.Fatalf("%s: exit %d: %s", c.name, code, errOut)
+		}
+		for _, w := range c.want {
+			if !strings.Contains(out, w) {
+				t.Errorf("%s: details lack %q:\n%s", c.name, w, out)
+			}
+		}
+		for _, w := range c.wantNot {
+			if strings.Contains(out, w) {
+				t.Errorf("%s: details show %q:\n%s", c.name, w, out)
+			}
+		}
+	}
+}
