@@ -1,45 +1,14 @@
 package chatembeddings
 
 import (
-	"bufio"
 	"encoding/json"
-	"os"
-	"path/filepath"
+	"github.com/aiperf-go/aiperf/internal/capturetest"
 	"strings"
 	"testing"
 
 	sdk "github.com/aiperf-go/aiperf/plugin-sdk"
 	"github.com/aiperf-go/aiperf/plugin-sdk/sdktest"
 )
-
-// captureDir holds AIPerf 0.13's recorded requests (testdata/aiperf013/endpoints/README.md).
-var captureDir = filepath.Join("..", "..", "..", "..", "testdata", "aiperf013", "endpoints")
-
-// capturedBodies returns the request bodies AIPerf sent in one capture.
-func capturedBodies(t *testing.T, name string) []string {
-	t.Helper()
-	f, err := os.Open(filepath.Join(captureDir, name, "requests.jsonl"))
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer f.Close()
-	var bodies []string
-	sc := bufio.NewScanner(f)
-	sc.Buffer(nil, 4<<20)
-	for sc.Scan() {
-		var r struct{ Method, Body string }
-		if err := json.Unmarshal(sc.Bytes(), &r); err != nil {
-			t.Fatal(err)
-		}
-		if r.Method == "POST" {
-			bodies = append(bodies, r.Body)
-		}
-	}
-	if err := sc.Err(); err != nil || len(bodies) == 0 {
-		t.Fatalf("capture %s: %d bodies, err %v", name, len(bodies), err)
-	}
-	return bodies
-}
 
 func TestMetadata(t *testing.T) {
 	want := sdk.EndpointMetadata{EndpointPath: "/v1/embeddings", ServiceKind: "openai", TokenizesInput: true,
@@ -51,7 +20,7 @@ func TestMetadata(t *testing.T) {
 
 // chat_embeddings: --isl 8 with one 8x8 JPEG per turn; the body is chat's.
 func TestFormatPayloadCapture(t *testing.T) {
-	for i, want := range capturedBodies(t, "chat_embeddings") {
+	for i, want := range capturetest.Bodies(t, "chat_embeddings") {
 		var b struct {
 			Messages []struct {
 				Content []map[string]json.RawMessage

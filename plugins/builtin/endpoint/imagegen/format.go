@@ -13,7 +13,7 @@ import (
 // "b64_json" (SGLang answers only that), n 1, stream true when streaming
 // (absent otherwise), then --extra-inputs and Turn.Extra merged over it.
 func (*Endpoint) FormatPayload(req sdk.RequestInfo) ([]byte, error) {
-	prompt, ok := firstText(&req.Turn)
+	prompt, ok := openai.FirstText(&req.Turn)
 	if !ok {
 		return nil, errors.New("image_generation: format payload: Image generation endpoint requires a text prompt")
 	}
@@ -35,18 +35,4 @@ func (*Endpoint) FormatPayload(req sdk.RequestInfo) ([]byte, error) {
 		return nil, fmt.Errorf("image_generation: format payload: %w", err)
 	}
 	return out, nil
-}
-
-// firstText is AIPerf's turn.texts[0].contents[0]: the turn's first text,
-// else the first content of its first text group. ok is false when the
-// first group has no content (AIPerf refuses such a turn); an empty
-// string is still a prompt.
-func firstText(t *sdk.Turn) (string, bool) {
-	if len(t.Texts) > 0 {
-		return t.Texts[0], true
-	}
-	if len(t.TextGroups) > 0 && len(t.TextGroups[0].Contents) > 0 {
-		return t.TextGroups[0].Contents[0], true
-	}
-	return "", false
 }

@@ -137,17 +137,17 @@ func appendMessageStart(dst []byte, role string) []byte {
 	return append(dst, `,"content":`...)
 }
 
-// appendContent writes a bare text (see bareText) as a plain string, else
+// appendContent writes a bare text (see openai.BareText) as a plain string, else
 // text blocks then image blocks, each empty one skipped; no block at all
 // degrades to "". checkMedia has already rejected audio and video.
 func appendContent(dst []byte, t *sdk.Turn) []byte {
-	if s, ok := bareText(t); ok {
+	if s, ok := openai.BareText(t); ok {
 		return openai.AppendString(dst, s)
 	}
 	start := len(dst)
 	dst = append(dst, '[')
 	blocks := 0
-	for s := range texts(t) {
+	for s := range openai.TextContents(t) {
 		if s == "" {
 			continue
 		}
@@ -194,39 +194,4 @@ func appendImageBlock(dst []byte, s string) []byte {
 	dst = append(dst, `,"data":`...)
 	dst = openai.AppendString(dst, b64)
 	return append(dst, "}}"...)
-}
-
-// bareText returns the text sent as a plain string: the turn's only text,
-// holding one content, and no media. Texts is one text of AIPerf's, each
-// TextGroup another (as the chat endpoint reads them).
-func bareText(t *sdk.Turn) (string, bool) {
-	if len(t.Images) > 0 || len(t.Audios) > 0 || len(t.Videos) > 0 {
-		return "", false
-	}
-	switch {
-	case len(t.TextGroups) == 0 && len(t.Texts) == 1:
-		return t.Texts[0], true
-	case len(t.Texts) == 0 && len(t.TextGroups) == 1 && len(t.TextGroups[0].Contents) == 1:
-		return t.TextGroups[0].Contents[0], true
-	}
-	return "", false
-}
-
-// texts are the turn's text contents in AIPerf's order: Texts, then each
-// TextGroup's.
-func texts(t *sdk.Turn) func(yield func(string) bool) {
-	return func(yield func(string) bool) {
-		for _, s := range t.Texts {
-			if !yield(s) {
-				return
-			}
-		}
-		for _, g := range t.TextGroups {
-			for _, s := range g.Contents {
-				if !yield(s) {
-					return
-				}
-			}
-		}
-	}
 }

@@ -34,3 +34,50 @@ func TurnModel(req *sdk.RequestInfo) string {
 	}
 	return req.Model
 }
+
+// BareText returns the text sent as a plain string: the turn's only text,
+// holding one content, and no media. Texts is one text of AIPerf's, each
+// TextGroup another (as the chat endpoint reads them).
+func BareText(t *sdk.Turn) (string, bool) {
+	if len(t.Images) > 0 || len(t.Audios) > 0 || len(t.Videos) > 0 {
+		return "", false
+	}
+	switch {
+	case len(t.TextGroups) == 0 && len(t.Texts) == 1:
+		return t.Texts[0], true
+	case len(t.Texts) == 0 && len(t.TextGroups) == 1 && len(t.TextGroups[0].Contents) == 1:
+		return t.TextGroups[0].Contents[0], true
+	}
+	return "", false
+}
+
+// TextContents are the turn's text contents in AIPerf's order: Texts, then each
+// TextGroup's.
+func TextContents(t *sdk.Turn) func(yield func(string) bool) {
+	return func(yield func(string) bool) {
+		for _, s := range t.Texts {
+			if !yield(s) {
+				return
+			}
+		}
+		for _, g := range t.TextGroups {
+			for _, s := range g.Contents {
+				if !yield(s) {
+					return
+				}
+			}
+		}
+	}
+}
+
+// FirstText is the turn's first text content (AIPerf's
+// turn.texts[0].contents[0]), the one prompt of an image or video request.
+func FirstText(t *sdk.Turn) (string, bool) {
+	if len(t.Texts) > 0 {
+		return t.Texts[0], true
+	}
+	if len(t.TextGroups) > 0 && len(t.TextGroups[0].Contents) > 0 {
+		return t.TextGroups[0].Contents[0], true
+	}
+	return "", false
+}

@@ -152,12 +152,12 @@ func appendItemStart(dst []byte, role string) []byte {
 	return append(dst, `,"content":`...)
 }
 
-// appendContent writes a bare text (see bareText) as a plain string (some
+// appendContent writes a bare text (see openai.BareText) as a plain string (some
 // servers reject a parts list for one text), else the parts in AIPerf's
 // order: texts, images, audios, each empty one skipped; no part at all
 // degrades to "". checkMedia has already rejected video.
 func appendContent(dst []byte, t *sdk.Turn) []byte {
-	if s, ok := bareText(t); ok {
+	if s, ok := openai.BareText(t); ok {
 		return openai.AppendString(dst, s)
 	}
 	start := len(dst)
@@ -169,7 +169,7 @@ func appendContent(dst []byte, t *sdk.Turn) []byte {
 		}
 		parts++
 	}
-	for s := range texts(t) {
+	for s := range openai.TextContents(t) {
 		if s != "" {
 			sep()
 			dst = append(dst, `{"type":"input_text","text":`...)
@@ -218,39 +218,4 @@ func appendAudioPart(dst []byte, s string) []byte {
 	dst = append(dst, `,"format":`...)
 	dst = openai.AppendString(dst, format)
 	return append(dst, "}}"...)
-}
-
-// bareText returns the text sent as a plain string: the turn's only text,
-// holding one content, and no media. Texts is one text of AIPerf's, each
-// TextGroup another (as the chat endpoint reads them).
-func bareText(t *sdk.Turn) (string, bool) {
-	if len(t.Images) > 0 || len(t.Audios) > 0 || len(t.Videos) > 0 {
-		return "", false
-	}
-	switch {
-	case len(t.TextGroups) == 0 && len(t.Texts) == 1:
-		return t.Texts[0], true
-	case len(t.Texts) == 0 && len(t.TextGroups) == 1 && len(t.TextGroups[0].Contents) == 1:
-		return t.TextGroups[0].Contents[0], true
-	}
-	return "", false
-}
-
-// texts are the turn's text contents in AIPerf's order: Texts, then each
-// TextGroup's.
-func texts(t *sdk.Turn) func(yield func(string) bool) {
-	return func(yield func(string) bool) {
-		for _, s := range t.Texts {
-			if !yield(s) {
-				return
-			}
-		}
-		for _, g := range t.TextGroups {
-			for _, s := range g.Contents {
-				if !yield(s) {
-					return
-				}
-			}
-		}
-	}
 }

@@ -14,7 +14,7 @@ import (
 // it. The transport sends it as form fields (RequiresFormData), so a
 // number here is its text there.
 func (*Endpoint) FormatPayload(req sdk.RequestInfo) ([]byte, error) {
-	prompt, ok := firstText(&req.Turn)
+	prompt, ok := openai.FirstText(&req.Turn)
 	if !ok {
 		return nil, errors.New("video_generation: format payload: Video generation endpoint requires a text prompt")
 	}
@@ -31,18 +31,4 @@ func (*Endpoint) FormatPayload(req sdk.RequestInfo) ([]byte, error) {
 		return nil, fmt.Errorf("video_generation: format payload: %w", err)
 	}
 	return out, nil
-}
-
-// firstText is AIPerf's turn.texts[0].contents[0]: the turn's first text,
-// else the first content of its first text group. ok is false when the
-// first group has no content (AIPerf refuses such a turn); an empty
-// string is still a prompt.
-func firstText(t *sdk.Turn) (string, bool) {
-	if len(t.Texts) > 0 {
-		return t.Texts[0], true
-	}
-	if len(t.TextGroups) > 0 && len(t.TextGroups[0].Contents) > 0 {
-		return t.TextGroups[0].Contents[0], true
-	}
-	return "", false
 }
