@@ -101,6 +101,10 @@ var datasetSamples = map[string]string{
 		`{"timestamp": 250, "input_length": 100, "output_length": 4, "hash_ids": [0]}` + "\n",
 	"single_turn": `{"text": "What is a benchmark?"}` + "\n" + `{"texts": ["one", "two"], "output_length": 12}` + "\n",
 	"multi_turn":  `{"session_id": "s1", "turns": [{"text": "hello"}, {"text": "and then?", "delay": 100}]}` + "\n",
+	"bailian_trace": `{"chat_id": 1, "parent_chat_id": -1, "timestamp": 0.5, "input_length": 40, "output_length": 8, "type": "text", "turn": 1, "hash_ids": [1, 2]}` + "\n" +
+		`{"chat_id": 2, "parent_chat_id": 1, "timestamp": 1.5, "input_length": 60, "output_length": 4, "type": "text", "turn": 2, "hash_ids": [1, 2, 3]}` + "\n",
+	"burst_gpt_trace": "Timestamp,Model,Request tokens,Response tokens,Total tokens,Log Type\n5,ChatGPT,47,18,65,Conversation log\n45,ChatGPT,108,9,117,Conversation log\n",
+	"random_pool":     `{"type": "random_pool", "text": "a pooled prompt"}` + "\n" + `{"type": "random_pool", "texts": ["x", "y"]}` + "\n",
 }
 
 // Every built-in endpoint, dataset loader, record processor and data

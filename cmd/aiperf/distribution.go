@@ -19,8 +19,11 @@ import (
 	"github.com/aiperf-go/aiperf/plugins/builtin/dataexporter/rawexport"
 	"github.com/aiperf-go/aiperf/plugins/builtin/dataexporter/timeslices"
 	"github.com/aiperf-go/aiperf/plugins/builtin/dataset/custom"
+	"github.com/aiperf-go/aiperf/plugins/builtin/dataset/customloader/bailiantrace"
+	"github.com/aiperf-go/aiperf/plugins/builtin/dataset/customloader/burstgpttrace"
 	"github.com/aiperf-go/aiperf/plugins/builtin/dataset/customloader/mooncaketrace"
 	"github.com/aiperf-go/aiperf/plugins/builtin/dataset/customloader/multiturn"
+	"github.com/aiperf-go/aiperf/plugins/builtin/dataset/customloader/randompool"
 	"github.com/aiperf-go/aiperf/plugins/builtin/dataset/customloader/singleturn"
 	"github.com/aiperf-go/aiperf/plugins/builtin/dataset/synthetic"
 	"github.com/aiperf-go/aiperf/plugins/builtin/dataset/syntheticrankings"
@@ -95,6 +98,9 @@ func builtins() registry.Builtins {
 		registry.Provide(sdk.DatasetComposers, syntheticrankings.Name, func() sdk.DatasetComposer { return syntheticrankings.New() }),
 
 		registry.Provide(sdk.CustomDatasetLoaders, mooncaketrace.Name, func() sdk.CustomDatasetLoader { return mooncaketrace.New() }),
+		registry.Provide(sdk.CustomDatasetLoaders, bailiantrace.Name, func() sdk.CustomDatasetLoader { return bailiantrace.New() }),
+		registry.Provide(sdk.CustomDatasetLoaders, burstgpttrace.Name, func() sdk.CustomDatasetLoader { return burstgpttrace.New() }),
+		registry.Provide(sdk.CustomDatasetLoaders, randompool.Name, func() sdk.CustomDatasetLoader { return randompool.New() }),
 		registry.Provide(sdk.CustomDatasetLoaders, singleturn.Name, func() sdk.CustomDatasetLoader { return singleturn.New() }),
 		registry.Provide(sdk.CustomDatasetLoaders, multiturn.Name, func() sdk.CustomDatasetLoader { return multiturn.New() }),
 

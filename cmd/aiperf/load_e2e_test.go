@@ -145,8 +145,18 @@ func TestFixedScheduleReplaysTraceOffsets(t *testing.T) {
 	if err := os.WriteFile(trace, []byte(b.String()), 0o600); err != nil {
 		t.Fatal(err)
 	}
-	r := profile(t, "-m", "m", "-u", url, "--streaming", "--input-file", trace, "--custom-dataset-type", "mooncake_trace",
-		"--fixed-schedule-auto-offset", "--extra-inputs", "ignore_eos:true")
+	// A trace named by --custom-dataset-type and one recognized from its
+	// records replay alike (AIPerf).
+	for _, typ := range [][]string{{"--custom-dataset-type", "mooncake_trace"}, nil} {
+		t.Run(fmt.Sprintf("type given %v", typ != nil), func(t *testing.T) {
+			replayTrace(t, url, trace, offsets, typ)
+		})
+	}
+}
+
+func replayTrace(t *testing.T, url, trace string, offsets []int, typ []string) {
+	r := profile(t, append([]string{"-m", "m", "-u", url, "--streaming", "--input-file", trace,
+		"--fixed-schedule-auto-offset", "--extra-inputs", "ignore_eos:true"}, typ...)...)
 	if r.code != 0 {
 		t.Fatalf("exit %d\n%s", r.code, r.stderr)
 	}
@@ -170,8 +180,8 @@ func TestFixedScheduleReplaysTraceOffsets(t *testing.T) {
 	if *isl.Min != 40 || *isl.Max != 44 {
 		t.Errorf("ISL %v..%v, want the trace's input_length 40..44", *isl.Min, *isl.Max)
 	}
-	if !strings.HasSuffix(r.dir, "") {
-		t.Fail()
+	if mode := r.inputConfigPhaseType(t); mode != "fixed_schedule" {
+		t.Errorf("profiling phase type %q, want fixed_schedule", mode)
 	}
 }
 
@@ -258,4 +268,25 @@ func TestLoadValidationErrors(t *testing.T) {
 			t.Errorf("%v: exit %d, stderr %q; want a config error naming %s", c.args, r.code, r.stderr, c.want)
 		}
 	}
+}
+
+// inputConfigPhaseType is the profiling phase's type in the exported
+// input_config (fixed_schedule, concurrency, ...).
+func (r *profileRun) inputConfigPhaseType(t *testing.T) string {
+	t.Helper()
+	var ic struct {
+		Phases []struct {
+			Name string `json:"name"`
+			Type string `json:"type"`
+		} `json:"phases"`
+	}
+	if err := json.Unmarshal(r.summary["input_config"], &ic); err != nil {
+		t.Fatal(err)
+	}
+	for _, p := range ic.Phases {
+		if p.Name == "profiling" {
+			return p.Type
+		}
+	}
+	return ""
 }

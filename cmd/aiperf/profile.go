@@ -64,6 +64,11 @@ func runProfile(cmd *cobra.Command, rawArgs []string) error {
 	for _, w := range warnings {
 		fmt.Fprintln(stderr, "Warning:", w)
 	}
+	// Detected before validation, which checks the trace options against
+	// the dataset's type.
+	if cfg.InputFile != "" && cfg.CustomDatasetType == "" {
+		cfg.UseDetectedDatasetType(detectDatasetType(reg, cfg.InputFile))
+	}
 	if err := cfg.Validate(choices(reg)); err != nil {
 		return err
 	}
@@ -101,4 +106,17 @@ func runProfile(cmd *cobra.Command, rawArgs []string) error {
 		return exitError{code: app.ExitFailed}
 	}
 	return nil
+}
+
+// detectDatasetType names the first custom dataset loader, in manifest
+// order, that recognizes path; "" when none does (the custom composer then
+// says so with the list of formats).
+func detectDatasetType(reg *registry.Registry, path string) string {
+	for _, name := range reg.Names(sdk.CategoryCustomDataset) {
+		l, err := registry.Get(reg, sdk.CustomDatasetLoaders, name)
+		if err == nil && l.CanLoad(path) {
+			return name
+		}
+	}
+	return ""
 }

@@ -111,8 +111,12 @@ func runSettings(cfg *config.RunConfig) map[string]map[string]any {
 	if s := cfg.RankingsSettings(); len(s) > 0 {
 		out[sdk.DatasetComposers.Name+"."+composerRankings] = s
 	}
+	if s := cfg.RandomPoolSettings(); len(s) > 0 && cfg.InputFile != "" {
+		out[sdk.CustomDatasetLoaders.Name+".random_pool"] = s
+	}
 	if bs, ok := cfg.ISLBlockSizeSetting(); ok {
 		out[sdk.CustomDatasetLoaders.Name+".mooncake_trace"] = map[string]any{"block_size": bs}
+		out[sdk.CustomDatasetLoaders.Name+".bailian_trace"] = map[string]any{"block_size": bs}
 	}
 	if cfg.ExportHTTPTrace {
 		out[sdk.DataExporters.Name+".jsonl"] = map[string]any{"export_http_trace": true}

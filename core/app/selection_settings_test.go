@@ -32,6 +32,7 @@ func TestRunSettingsFromFlags(t *testing.T) {
 		"dataset_composer.synthetic": {"session_turns_mean": 3, "session_turns_stddev": 1.0,
 			"turn_delay_mean_ms": 200.0, "turn_delay_stddev_ms": 50.0},
 		"custom_dataset_loader.mooncake_trace": {"block_size": 16},
+		"custom_dataset_loader.bailian_trace":  {"block_size": 16},
 	}
 	if got := runSettings(cfg); !reflect.DeepEqual(got, want) {
 		t.Errorf("runSettings:\n got %#v\nwant %#v", got, want)

@@ -177,9 +177,8 @@ func (c *RunConfig) resolve(uiSet bool) []string {
 		*p = strings.ToLower(strings.TrimSpace(*p))
 	}
 	// Only trace replay needs to look inside the dataset file.
-	if c.InputFile != "" && (c.CustomDatasetType == DatasetMooncakeTrace || (c.FixedScheduleFlag != nil && *c.FixedScheduleFlag)) {
-		// The entry count is only the default request count of fixed schedule.
-		c.trace = inspectTrace(c.InputFile, c.RequestCount == nil && c.NumSessions == nil)
+	if c.InputFile != "" && (traceTypes[c.CustomDatasetType] || (c.FixedScheduleFlag != nil && *c.FixedScheduleFlag)) {
+		c.inspectInputTrace()
 	}
 	return append(warnings, c.loadWarnings()...)
 }

@@ -295,3 +295,16 @@ func (c *RunConfig) inputContentType() string {
 	}
 	return ""
 }
+
+// RandomPoolSettings are the random_pool loader's batch sizes: only the
+// flags the user gave, as given (AIPerf passes only explicitly set ones).
+func (c *RunConfig) RandomPoolSettings() map[string]any {
+	m := map[string]any{}
+	for key, v := range map[string]*int{"prompt_batch_size": c.PromptBatchSize, "image_batch_size": c.ImageBatchSize,
+		"audio_batch_size": c.AudioBatchSize, "video_batch_size": c.VideoBatchSize} {
+		if v != nil {
+			m[key] = *v
+		}
+	}
+	return m
+}

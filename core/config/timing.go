@@ -30,6 +30,8 @@ const (
 // custom_dataset_loader plugin names.
 const (
 	DatasetMooncakeTrace = "mooncake_trace"
+	DatasetBailianTrace  = "bailian_trace"
+	DatasetBurstGPTTrace = "burst_gpt_trace"
 	DatasetMultiTurn     = "multi_turn"
 	DatasetRandomPool    = "random_pool"
 	DatasetSingleTurn    = "single_turn"
@@ -82,7 +84,7 @@ func (c *RunConfig) FixedSchedule() bool {
 	if c.FixedScheduleFlag != nil {
 		return *c.FixedScheduleFlag
 	}
-	return !c.NoFixedSchedule && c.CustomDatasetType == DatasetMooncakeTrace && c.trace.timestamps
+	return !c.NoFixedSchedule && traceTypes[c.CustomDatasetType] && c.trace.timestamps
 }
 
 // Mode is the profiling phase's timing mode: fixed schedule, then

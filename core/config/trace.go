@@ -104,3 +104,35 @@ func recordTimestamp(line []byte) (has, ok bool) {
 	}
 	return len(rec.Timestamp) > 0 && string(rec.Timestamp) != "null", true
 }
+
+// UseDetectedDatasetType records the loader that recognized --input-file
+// when no --custom-dataset-type was given. A trace found this way replays
+// its schedule exactly as one named explicitly does (AIPerf), so the trace
+// is inspected now, before the timing mode is read.
+func (c *RunConfig) UseDetectedDatasetType(name string) {
+	if c.CustomDatasetType != "" || name == "" {
+		return
+	}
+	c.CustomDatasetType = name
+	if traceTypes[name] {
+		c.inspectInputTrace()
+	}
+}
+
+// traceTypes are the dataset types that replay a schedule (AIPerf's
+// is_trace loaders).
+var traceTypes = map[string]bool{DatasetMooncakeTrace: true, DatasetBailianTrace: true, DatasetBurstGPTTrace: true}
+
+// inspectInputTrace looks inside --input-file for what fixed schedule needs:
+// whether records carry timestamps and, when no count was given, how many
+// entries there are (the default request count). A BurstGPT CSV always has
+// its Timestamp column (the loader refuses it otherwise) and a header row.
+func (c *RunConfig) inspectInputTrace() {
+	c.trace = inspectTrace(c.InputFile, c.RequestCount == nil && c.NumSessions == nil)
+	if c.CustomDatasetType == DatasetBurstGPTTrace {
+		c.trace.timestamps = true
+		if c.trace.entries > 0 {
+			c.trace.entries-- // the header
+		}
+	}
+}

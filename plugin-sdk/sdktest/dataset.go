@@ -68,7 +68,8 @@ func load(t testing.TB, l sdk.CustomDatasetLoader, what, path string) ([]sdk.Con
 	return call(t, what, func() ([]sdk.Conversation, error) { return l.Load(ctx, path, opts) })
 }
 
-// checkConversations: every conversation has turns, every turn a text.
+// checkConversations: every conversation has turns, every turn something
+// to send: a text (in Texts or a named text group) or a medium.
 func checkConversations(t testing.TB, convs []sdk.Conversation) {
 	t.Helper()
 	for i, c := range convs {
@@ -78,8 +79,8 @@ func checkConversations(t testing.TB, convs []sdk.Conversation) {
 			continue
 		}
 		for j, turn := range c.Turns {
-			if !hasText(turn.Texts) {
-				t.Errorf("sdktest: Load: %s turn %d has no non-empty text: %+v", where, j, turn)
+			if !hasInput(turn) {
+				t.Errorf("sdktest: Load: %s turn %d has no non-empty text and no media: %+v", where, j, turn)
 			}
 			if turn.MaxTokens != nil && *turn.MaxTokens < 0 {
 				t.Errorf("sdktest: Load: %s turn %d has negative MaxTokens %d", where, j, *turn.MaxTokens)
@@ -127,3 +128,16 @@ func (byteTokenizer) Decode(ids []int) string {
 }
 
 func (byteTokenizer) Count(text string) int { return len(text) }
+
+// hasInput reports whether a turn carries anything to send.
+func hasInput(turn sdk.Turn) bool {
+	if hasText(turn.Texts) || len(turn.Images) > 0 || len(turn.Audios) > 0 || len(turn.Videos) > 0 {
+		return true
+	}
+	for _, g := range turn.TextGroups {
+		if hasText(g.Contents) {
+			return true
+		}
+	}
+	return false
+}

@@ -54,11 +54,10 @@ func (c *Composer) Compose(ctx context.Context, opts sdk.DatasetOptions) ([]sdk.
 	if path == "" {
 		return nil, errors.New("custom dataset: no input file (set --input-file)")
 	}
-	switch st, err := os.Stat(path); {
-	case err != nil:
+	// A directory is a dataset only for a loader that takes one
+	// (random_pool); the others refuse it when they open it.
+	if _, err := os.Stat(path); err != nil {
 		return nil, fmt.Errorf("custom dataset: input file: %w", err)
-	case st.IsDir():
-		return nil, fmt.Errorf("custom dataset: input file %s is a directory (directory datasets such as random_pool are not supported yet)", path)
 	}
 	if c.Loaders == nil {
 		return nil, errors.New("custom dataset: no loaders configured")

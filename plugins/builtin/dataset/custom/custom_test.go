@@ -92,7 +92,8 @@ func TestComposeErrors(t *testing.T) {
 	}{
 		{"no file", opts(""), Static(builtins()...), "no input file (set --input-file)"},
 		{"missing file", opts(filepath.Join(dir, "nope.jsonl")), Static(builtins()...), "nope.jsonl: no such file"},
-		{"directory", opts(dir), Static(builtins()...), "is a directory"},
+		// An empty directory is no dataset any of these loaders recognizes.
+		{"directory", opts(dir), Static(builtins()...), "cannot tell the format"},
 		{"undetectable", opts(unknown), Static(builtins()...), "cannot tell the format of " + unknown + " from its first record; set --custom-dataset-type (one of: mooncake_trace, multi_turn, single_turn)"},
 		{"unknown type", func() sdk.DatasetOptions { o := opts(unknown); o.CustomDatasetType = "random_pool"; return o }(), Static(builtins()...), `unknown --custom-dataset-type "random_pool"`},
 		{"loader source fails", opts(unknown), func() ([]NamedLoader, error) { return nil, errors.New("plugin crashed") }, "loaders: plugin crashed"},

@@ -7,11 +7,18 @@
 // Prompts follow AIPerf: each hash id is one block of BlockSize tokens (512
 // unless the loader's block_size setting says otherwise) sampled from the corpus
 // token stream, the same hash id gives the same block text across the whole
-// file (that is what makes prefix-cache hits), the final block holds the
-// remaining input_length − (len(hash_ids)−1)·BlockSize tokens, and the
-// prompt is the concatenation. Unlike AIPerf, the prompt re-encodes to
-// exactly input_length tokens (see alignment). Without hash_ids the prompt
-// is a fresh window of exactly input_length tokens.
+// file (that is what makes prefix-cache hits), and the prompt is the
+// concatenation. When input_length is less than len(hash_ids)·BlockSize the
+// final block holds the remaining input_length − (len(hash_ids)−1)·BlockSize
+// tokens; when it is more, the hash ids cover a prefix and a fresh window
+// of the rest follows (AIPerf 0.13's "prefix only" layout). Unlike AIPerf,
+// the prompt re-encodes to exactly input_length tokens (see alignment).
+// Without hash_ids the prompt is a fresh window of exactly input_length
+// tokens. PromptBuilder exposes this to the other hash-id trace loaders.
+//
+// AIPerf 0.13's "messages" (with optional "tools") and "payload" records
+// are validated as AIPerf does and then refused by name: they replay a
+// request body verbatim, which sdk.Turn has no field for.
 //
 // Lines with a session_id are grouped into one multi-turn conversation in
 // file order; other lines are single-turn conversations with seeded UUID
@@ -24,7 +31,6 @@ package mooncaketrace
 
 import (
 	"context"
-	"errors"
 	"fmt"
 
 	sdk "github.com/aiperf-go/aiperf/plugin-sdk"
@@ -85,9 +91,9 @@ func (l *Loader) blockSize() int {
 func New() *Loader { return &Loader{} }
 
 // CanLoad reports whether the first record declares "type":
-// "mooncake_trace", or is an object with one of the trace input fields
-// (hash_ids, input_length, text_input, messages, payload) and none of the
-// single_turn/multi_turn ones.
+// "mooncake_trace", or is an object without a "type" field, with one of the
+// trace input fields (hash_ids, input_length, text_input, messages,
+// payload) and none of the single_turn/multi_turn ones.
 func (*Loader) CanLoad(path string) bool {
 	obj, ok := jsonl.FirstObject(path)
 	if !ok {
@@ -95,6 +101,12 @@ func (*Loader) CanLoad(path string) bool {
 	}
 	if t, declared := jsonl.DeclaredType(obj); declared {
 		return t == Name
+	}
+	// AIPerf's model types "type" as Literal["mooncake_trace"], so any other
+	// value fails it: Bailian's request types ("type": "text") are not
+	// mooncake records.
+	if jsonl.Present(obj, "type") {
+		return false
 	}
 	for _, k := range []string{"turns", "text", "texts"} {
 		if jsonl.Present(obj, k) {
@@ -115,8 +127,7 @@ func (l *Loader) Load(ctx context.Context, path string, opts sdk.DatasetOptions)
 	if err := l.Validate(); err != nil { // for callers that skip the lifecycle
 		return nil, err
 	}
-	bs := l.blockSize()
-	var pb *prompts // built on the first line that needs a tokenizer
+	pb := NewPromptBuilder(opts, l.blockSize(), l.Warn)
 	g := sessions.New(opts.RandomSeed)
 	err := jsonl.Scan(ctx, path, func(_ int, data []byte) error {
 		var r record
@@ -130,13 +141,7 @@ func (l *Loader) Load(ctx context.Context, path string, opts sdk.DatasetOptions)
 		if r.TextInput != nil {
 			turn.Texts = []string{*r.TextInput}
 		} else {
-			if pb == nil {
-				var err error
-				if pb, err = l.newPrompts(opts, bs); err != nil {
-					return err
-				}
-			}
-			text, err := pb.prompt(*r.InputLength, r.HashIDs)
+			text, err := pb.Prompt(*r.InputLength, r.HashIDs)
 			if err != nil {
 				return err
 			}
@@ -157,17 +162,6 @@ func (l *Loader) Load(ctx context.Context, path string, opts sdk.DatasetOptions)
 		return nil, fmt.Errorf("%s: %s: no records", Name, path)
 	}
 	return convs, nil
-}
-
-func (l *Loader) newPrompts(opts sdk.DatasetOptions, bs int) (*prompts, error) {
-	if opts.Tokenizer == nil {
-		return nil, errors.New("input_length: building prompts needs a tokenizer, none was given")
-	}
-	al, err := alignmentFor(opts.Tokenizer)
-	if err != nil {
-		return nil, err
-	}
-	return newPrompts(opts.Tokenizer, al, bs, opts.RandomSeed, l.Warn), nil
 }
 
 // prompt returns the prompt of a line with input_length n and optional

@@ -133,7 +133,6 @@ func TestFinalBlockMustFit(t *testing.T) {
 	cases := []struct {
 		name, line, want string
 	}{
-		{"final block too large", `{"input_length": 200, "hash_ids": [1, 2, 3]}`, "leaves 72 tokens for the final block, want 1..64"},
 		{"final block empty", `{"input_length": 128, "hash_ids": [1, 2, 3]}`, "leaves 0 tokens for the final block"},
 		{"final block negative", `{"input_length": 10, "hash_ids": [1, 2, 3]}`, "leaves -118 tokens"},
 	}
@@ -157,9 +156,11 @@ func TestDefaultAndOverriddenBlockSize(t *testing.T) {
 	if n := tok.Count(convs[0].Turns[0].Texts[0]); n != 600 {
 		t.Errorf("default block size: %d tokens, want 600", n)
 	}
-	_, err := New().Load(context.Background(), writeFile(t, "t.jsonl", `{"input_length": 1100, "hash_ids": [1, 2]}`), opts())
-	if err == nil || !strings.Contains(err.Error(), "block size 512 leaves 588") {
-		t.Errorf("block size 512 must reject a 588-token final block, got %v", err)
+	// Prefix only (AIPerf 0.13): two full 512-token blocks and a fresh
+	// 76-token tail.
+	convs = load(t, opts(), `{"input_length": 1100, "hash_ids": [1, 2]}`)
+	if n := tok.Count(convs[0].Turns[0].Texts[0]); n != 1100 {
+		t.Errorf("prefix-only at block size 512: %d tokens, want 1100", n)
 	}
 	convs = loadWith(t, withBlockSize(16), opts(), `{"input_length": 40, "hash_ids": [1, 2, 3]}`)
 	if n := tok.Count(convs[0].Turns[0].Texts[0]); n != 40 {
@@ -211,8 +212,18 @@ func TestRecordErrorsNameFileLineAndField(t *testing.T) {
 	cases := []struct{ line, want string }{
 		{`{"timestamp": 0}`, "no input: exactly one of input_length, text_input, messages or payload"},
 		{`{"input_length": 5, "text_input": "hi"}`, "mutually exclusive"},
-		{`{"messages": [{"role": "user", "content": "x"}]}`, "messages: pre-built message arrays are not supported yet"},
-		{`{"payload": {"prompt": "x"}}`, "payload: verbatim request payloads are not supported yet"},
+		{`{"messages": [{"role": "user", "content": "x"}]}`, "messages: pre-built message arrays are not supported"},
+		{`{"messages": [{"role": "user", "content": "x"}], "tools": [{"type": "function"}]}`, "messages: pre-built message arrays are not supported"},
+		{`{"payload": {"prompt": "x"}}`, "payload: verbatim request payloads are not supported"},
+		{`{"payload": {}}`, "payload: must be a non-empty object"},
+		{`{"payload": [1]}`, "payload: must be a JSON object"},
+		{`{"messages": []}`, "messages: must be a non-empty list"},
+		{`{"messages": [{"role": "system", "content": "s"}, {"content": "x"}]}`, `messages[1]: has no "role" key`},
+		{`{"messages": ["hi"]}`, `messages[0]: must be an object`},
+		{`{"messages": [{"role": "user", "content": "x"}], "tools": []}`, "tools: must be a non-empty list"},
+		{`{"input_length": 5, "tools": [{"type": "function"}]}`, "tools: only allowed when messages is provided"},
+		{`{"messages": [{"role": "user", "content": "x"}], "payload": {"a": 1}}`, "mutually exclusive"},
+		{`{"payload": {"a": 1}, "hash_ids": [1]}`, "hash_ids: only allowed together with input_length"},
 		{`{"text_input": "x", "hash_ids": [1]}`, "hash_ids: only allowed together with input_length"},
 		{`{"input_length": 0}`, "input_length: 0, must be at least 1"},
 		{`{"input_length": "ten"}`, "input_length: got JSON string, want int"},
@@ -435,6 +446,7 @@ func TestCanLoad(t *testing.T) {
 		{`{"messages": [{"role": "user", "content": "x"}]}`, true},
 		{`{"type": "mooncake_trace", "foo": 1}`, true},
 		{`{"type": "single_turn", "input_length": 3}`, false},
+		{`{"chat_id": 159, "parent_chat_id": -1, "timestamp": 61.114, "input_length": 521, "output_length": 132, "type": "text", "turn": 1, "hash_ids": [1089]}`, false},
 		{`{"text": "hi"}`, false},
 		{`{"session_id": "a", "turns": [{"text": "x"}]}`, false},
 		{`[1, 2]`, false},
@@ -448,5 +460,40 @@ func TestCanLoad(t *testing.T) {
 	}
 	if New().CanLoad(filepath.Join(t.TempDir(), "missing")) {
 		t.Error("CanLoad of a missing file must be false")
+	}
+}
+
+// AIPerf 0.13's three hash-id layouts: exact tile, last block partial and
+// prefix only (hash ids cover a prefix, a fresh tail follows). Prefix-only
+// tails are drawn per request, so two identical lines share the blocks but
+// not the tail.
+func TestHashIDLayouts(t *testing.T) {
+	tok := tiktoken.New()
+	convs := loadWith(t, withBlockSize(16), opts(),
+		`{"input_length": 32, "hash_ids": [1, 2]}`,
+		`{"input_length": 20, "hash_ids": [1, 2]}`,
+		`{"input_length": 100, "hash_ids": [1, 2]}`,
+		`{"input_length": 100, "hash_ids": [1, 2]}`,
+	)
+	want := []int{32, 20, 100, 100}
+	var texts []string
+	for i, c := range convs {
+		text := c.Turns[0].Texts[0]
+		if n := tok.Count(text); n != want[i] {
+			t.Errorf("line %d: %d tokens, want %d", i+1, n, want[i])
+		}
+		texts = append(texts, text)
+	}
+	prefix := texts[0]
+	for i := 2; i < 4; i++ {
+		if !strings.HasPrefix(texts[i], prefix) {
+			t.Errorf("line %d: prefix-only prompt does not start with the two full blocks", i+1)
+		}
+	}
+	if texts[2] == texts[3] {
+		t.Error("prefix-only prompts must get fresh tails per request, as in AIPerf")
+	}
+	if !strings.HasPrefix(prefix, texts[1][:len(texts[1])/2]) {
+		t.Error("the partial last block must share its start with the full block")
 	}
 }

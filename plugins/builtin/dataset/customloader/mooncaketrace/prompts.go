@@ -48,22 +48,36 @@ func newPrompts(tok sdk.Tokenizer, al *alignment, blockSize int, seed int64, war
 // fit their hash ids.
 var errFinalBlock = errors.New("input_length does not fit hash_ids")
 
-// hashed returns the prompt of n tokens made of one block per hash id: every
-// block has blockSize tokens except the last, which has the rest and must
-// have 1..blockSize.
+// hashed returns the prompt of n tokens made of one block per hash id, in
+// AIPerf 0.13's three layouts (PromptGenerator._build_token_sequence):
+//   - exact tile (len(ids)·blockSize == n): every block is full;
+//   - last block partial (n < len(ids)·blockSize): the last block has the
+//     rest, which must be 1..blockSize tokens;
+//   - prefix only (n > len(ids)·blockSize, real captured traces such as
+//     Bailian's, whose hash ids list only the cached prefix): every block is
+//     full and a fresh window of the remaining tokens follows. The tail is
+//     drawn anew for every request, as AIPerf does, so such prompts are not
+//     cached.
 func (pb *prompts) hashed(n int, ids []int) (string, error) {
 	bs := pb.blockSize
-	final := n - (len(ids)-1)*bs
-	if final <= 0 || final > bs {
-		return "", fmt.Errorf("%w: input_length %d with %d hash_ids of block size %d leaves %d tokens for the final block, want 1..%d",
-			errFinalBlock, n, len(ids), bs, final, bs)
+	final, tail := bs, 0
+	if covered := len(ids) * bs; covered > n {
+		final = n - (len(ids)-1)*bs
+		if final <= 0 {
+			return "", fmt.Errorf("%w: input_length %d with %d hash_ids of block size %d leaves %d tokens for the final block, want 1..%d",
+				errFinalBlock, n, len(ids), bs, final, bs)
+		}
+	} else {
+		tail = n - covered
 	}
-	pb.key = binary.AppendUvarint(pb.key[:0], uint64(n))
-	for _, id := range ids {
-		pb.key = binary.AppendVarint(pb.key, int64(id))
-	}
-	if p, ok := pb.cache[string(pb.key)]; ok {
-		return p, nil
+	if tail == 0 {
+		pb.key = binary.AppendUvarint(pb.key[:0], uint64(n))
+		for _, id := range ids {
+			pb.key = binary.AppendVarint(pb.key, int64(id))
+		}
+		if p, ok := pb.cache[string(pb.key)]; ok {
+			return p, nil
+		}
 	}
 
 	pb.parts = pb.parts[:0]
@@ -83,6 +97,17 @@ func (pb *prompts) hashed(n int, ids []int) (string, error) {
 		pb.parts = append(pb.parts, text)
 		total += len(text)
 	}
+	if tail > 0 {
+		p, ok := pb.al.sample(pb.rng, tail)
+		var text string
+		if ok && pb.al.exact {
+			text = pb.al.window(p, tail)
+		} else {
+			text, exact = pb.exactWindow(p, tail), false
+		}
+		pb.parts = append(pb.parts, text)
+		total += len(text)
+	}
 	var sb strings.Builder
 	sb.Grow(total)
 	for _, s := range pb.parts {
@@ -92,7 +117,9 @@ func (pb *prompts) hashed(n int, ids []int) (string, error) {
 	if !exact {
 		prompt = pb.repair(prompt, n)
 	}
-	pb.cache[string(pb.key)] = prompt
+	if tail == 0 {
+		pb.cache[string(pb.key)] = prompt
+	}
 	return prompt, nil
 }
 

@@ -23,9 +23,14 @@ type record struct {
 	Extra        map[string]any  `json:"extra"`
 }
 
-// check applies AIPerf's MooncakeTrace rules: exactly one input mode, and
-// hash_ids only with input_length. Modes this port cannot send yet are
-// rejected by name. Errors name the field; the caller adds file:line.
+// check applies AIPerf's MooncakeTrace rules (validate_input,
+// validate_payload, validate_messages): exactly one input mode, hash_ids
+// only with input_length, a non-empty payload object, tools only with
+// messages and non-empty, messages a non-empty list of objects with a
+// "role". Records that pass but use messages or payload are then refused
+// by name: those modes replay a request body verbatim (AIPerf's
+// Turn.raw_messages, raw_tools and raw_payload), which sdk.Turn cannot
+// carry. Errors name the field; the caller adds file:line.
 func (r *record) check() error {
 	modes := 0
 	for _, set := range []bool{r.InputLength != nil, r.TextInput != nil, present(r.Messages), present(r.Payload)} {
@@ -38,14 +43,17 @@ func (r *record) check() error {
 		return errors.New("no input: exactly one of input_length, text_input, messages or payload is required")
 	case modes > 1:
 		return errors.New("input_length, text_input, messages and payload are mutually exclusive: use only one")
-	case present(r.Messages):
-		return errors.New("messages: pre-built message arrays are not supported yet (use input_length or text_input)")
-	case present(r.Payload):
-		return errors.New("payload: verbatim request payloads are not supported yet (use input_length or text_input)")
-	case present(r.Tools):
-		return errors.New("tools: only allowed with messages, which are not supported yet")
 	case r.HashIDs != nil && r.InputLength == nil:
 		return errors.New("hash_ids: only allowed together with input_length")
+	}
+	if err := checkRaw(r); err != nil {
+		return err
+	}
+	switch {
+	case present(r.Messages):
+		return errors.New("messages: pre-built message arrays are not supported: they are sent verbatim, which this port's turns cannot carry (use input_length or text_input)")
+	case present(r.Payload):
+		return errors.New("payload: verbatim request payloads are not supported: this port's turns cannot carry a raw request body (use input_length or text_input)")
 	case r.InputLength != nil && *r.InputLength < 1:
 		return fmt.Errorf("input_length: %d, must be at least 1", *r.InputLength)
 	case r.TextInput != nil && *r.TextInput == "":
@@ -54,6 +62,51 @@ func (r *record) check() error {
 		return fmt.Errorf("output_length: %d, must not be negative", *r.OutputLength)
 	case r.Delay != nil && *r.Delay < 0:
 		return fmt.Errorf("delay: %v ms, must not be negative", *r.Delay)
+	}
+	return nil
+}
+
+// checkRaw validates the shapes of payload, tools and messages as AIPerf's
+// model does (list[dict] / dict, non-empty, a "role" in every message).
+func checkRaw(r *record) error {
+	if present(r.Payload) {
+		var p map[string]json.RawMessage
+		if err := json.Unmarshal(r.Payload, &p); err != nil {
+			return errors.New("payload: must be a JSON object")
+		}
+		if len(p) == 0 {
+			return errors.New("payload: must be a non-empty object")
+		}
+	}
+	if present(r.Tools) {
+		if !present(r.Messages) {
+			return errors.New("tools: only allowed when messages is provided")
+		}
+		var tools []map[string]json.RawMessage
+		if err := json.Unmarshal(r.Tools, &tools); err != nil {
+			return errors.New("tools: must be a list of objects")
+		}
+		if len(tools) == 0 {
+			return errors.New("tools: must be a non-empty list")
+		}
+	}
+	if present(r.Messages) {
+		var msgs []json.RawMessage
+		if err := json.Unmarshal(r.Messages, &msgs); err != nil {
+			return errors.New("messages: must be a list of objects")
+		}
+		if len(msgs) == 0 {
+			return errors.New("messages: must be a non-empty list")
+		}
+		for i, raw := range msgs {
+			var m map[string]json.RawMessage
+			if json.Unmarshal(raw, &m) != nil || m == nil {
+				return fmt.Errorf("messages[%d]: must be an object with a \"role\" key", i)
+			}
+			if _, ok := m["role"]; !ok {
+				return fmt.Errorf("messages[%d]: has no \"role\" key", i)
+			}
+		}
 	}
 	return nil
 }
