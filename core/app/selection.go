@@ -92,7 +92,10 @@ func syntheticComposer(endpointType string) string {
 // they belong to: the multi-turn, batch and media flags onto the synthetic
 // composer (session_turns_mean, session_turns_stddev, turn_delay_mean_ms,
 // turn_delay_stddev_ms; prompt_batch_size, image_*, audio_*, video_*: see
-// config.SyntheticMediaSettings), the --rankings-* flags onto the
+// config.SyntheticMediaSettings; sequence_distribution and
+// prefix_prompt_* from --seq-dist and --num-prefix-prompts/
+// --prefix-prompt-length: config.PrefixPromptSettings), the --rankings-*
+// flags onto the
 // synthetic_rankings composer (passages_*, passage_tokens_*,
 // query_tokens_*), --isl-block-size onto the mooncake_trace loader
 // (block_size), --export-http-trace onto the jsonl exporter
@@ -105,6 +108,7 @@ func runSettings(cfg *config.RunConfig) map[string]map[string]any {
 	out := map[string]map[string]any{}
 	synth := cfg.SyntheticSessionSettings()
 	maps.Copy(synth, cfg.SyntheticMediaSettings())
+	maps.Copy(synth, cfg.PrefixPromptSettings())
 	if len(synth) > 0 {
 		out[sdk.DatasetComposers.Name+"."+composerSynthetic] = synth
 	}

@@ -194,6 +194,7 @@ func (c *RunConfig) datasetSection() map[string]any {
 	}
 	setInt(prompts, "batch_size", c.PromptBatchSize)
 	d["prompts"] = prompts
+	c.addPrefixPromptSections(d, prompts)
 	if c.SessionTurnsMean != defaultSessionTurnsMean || c.SessionTurnsStddev != 0 {
 		d["turns"] = map[string]any{"mean": float64(c.SessionTurnsMean), "stddev": float64(c.SessionTurnsStddev)}
 	}

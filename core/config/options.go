@@ -13,6 +13,7 @@ const (
 	GroupPrompt            = "Prompt"
 	GroupISL               = "Input Sequence Length (ISL)"
 	GroupOSL               = "Output Sequence Length (OSL)"
+	GroupPrefixPrompt      = "Prefix Prompt"
 	GroupRankings          = "Rankings"
 	GroupSynthesis         = "Synthesis"
 	GroupConversationInput = "Conversation Input"
@@ -27,7 +28,7 @@ const (
 // fill are kept so flags added elsewhere still land in the right place).
 var groupOrder = []string{
 	GroupEndpoint, GroupInput, GroupAudioInput, GroupImageInput, GroupVideoInput, GroupPrompt,
-	GroupISL, GroupOSL, "Prefix Prompt", GroupRankings, GroupSynthesis, GroupConversationInput,
+	GroupISL, GroupOSL, GroupPrefixPrompt, GroupRankings, GroupSynthesis, GroupConversationInput,
 	GroupOutput, GroupTokenizer, GroupLoadGenerator, "Telemetry", "Server Metrics",
 	"ZMQ Communication", "Workers", GroupService, GroupConfigFile,
 }
@@ -174,36 +175,43 @@ const (
 
 	// Endpoint, prompt batches, media and rankings (issue 10). The keys are
 	// AIPerf's CLIConfig field names.
-	keyDownloadVideoContent  = "download_video_content"
-	keyRequestContentType    = "request_content_type"
-	keyPromptBatchSize       = "prompt_batch_size"
-	keyAudioBatchSize        = "audio_batch_size"
-	keyAudioLengthMean       = "audio_length_mean"
-	keyAudioLengthStddev     = "audio_length_stddev"
-	keyAudioFormat           = "audio_format"
-	keyAudioDepths           = "audio_depths"
-	keyAudioSampleRates      = "audio_sample_rates"
-	keyAudioNumChannels      = "audio_num_channels"
-	keyImageWidthMean        = "image_width_mean"
-	keyImageWidthStddev      = "image_width_stddev"
-	keyImageHeightMean       = "image_height_mean"
-	keyImageHeightStddev     = "image_height_stddev"
-	keyImageBatchSize        = "image_batch_size"
-	keyImageFormat           = "image_format"
-	keyImageSource           = "image_source"
-	keyImageSourceSampling   = "image_source_sampling"
-	keyVideoBatchSize        = "video_batch_size"
-	keyVideoDuration         = "video_duration"
-	keyVideoFPS              = "video_fps"
-	keyVideoWidth            = "video_width"
-	keyVideoHeight           = "video_height"
-	keyVideoSynthType        = "video_synth_type"
-	keyVideoFormat           = "video_format"
-	keyVideoCodec            = "video_codec"
-	keyVideoAudioSampleRate  = "video_audio_sample_rate"
-	keyVideoAudioChannels    = "video_audio_channels"
-	keyVideoAudioCodec       = "video_audio_codec"
-	keyVideoAudioDepth       = "video_audio_depth"
+	keyDownloadVideoContent = "download_video_content"
+	keyRequestContentType   = "request_content_type"
+	keyPromptBatchSize      = "prompt_batch_size"
+	keyAudioBatchSize       = "audio_batch_size"
+	keyAudioLengthMean      = "audio_length_mean"
+	keyAudioLengthStddev    = "audio_length_stddev"
+	keyAudioFormat          = "audio_format"
+	keyAudioDepths          = "audio_depths"
+	keyAudioSampleRates     = "audio_sample_rates"
+	keyAudioNumChannels     = "audio_num_channels"
+	keyImageWidthMean       = "image_width_mean"
+	keyImageWidthStddev     = "image_width_stddev"
+	keyImageHeightMean      = "image_height_mean"
+	keyImageHeightStddev    = "image_height_stddev"
+	keyImageBatchSize       = "image_batch_size"
+	keyImageFormat          = "image_format"
+	keyImageSource          = "image_source"
+	keyImageSourceSampling  = "image_source_sampling"
+	keyVideoBatchSize       = "video_batch_size"
+	keyVideoDuration        = "video_duration"
+	keyVideoFPS             = "video_fps"
+	keyVideoWidth           = "video_width"
+	keyVideoHeight          = "video_height"
+	keyVideoSynthType       = "video_synth_type"
+	keyVideoFormat          = "video_format"
+	keyVideoCodec           = "video_codec"
+	keyVideoAudioSampleRate = "video_audio_sample_rate"
+	keyVideoAudioChannels   = "video_audio_channels"
+	keyVideoAudioCodec      = "video_audio_codec"
+	keyVideoAudioDepth      = "video_audio_depth"
+
+	// KV-cache shaping (issue 11): AIPerf's CLIConfig field names.
+	keySeqDist               = "prompt_sequence_distribution"
+	keyPrefixPoolSize        = "prompt_prefix_pool_size"
+	keyPrefixLength          = "prompt_prefix_length"
+	keySharedSystemLength    = "prompt_prefix_shared_system_length"
+	keyUserContextLength     = "prompt_prefix_user_context_length"
 	keyRankingsPassagesMean  = "rankings_passages_mean"
 	keyRankingsPassagesSD    = "rankings_passages_stddev"
 	keyRankingsPassageTokens = "rankings_passages_prompt_token_mean"
@@ -371,12 +379,24 @@ var options = []*option{
 		usage: "Standard deviation of synthetic input prompt token lengths."},
 	{key: keyISLBlockSize, names: []string{"prompt-input-tokens-block-size", "synthetic-input-tokens-block-size", "isl-block-size"}, group: GroupISL, kind: kindInt, defHelp: "512",
 		usage: "Token block size for hash_ids in mooncake_trace datasets: each hash id is a cached block of this many tokens, so equal ids share a prompt prefix."},
+	{key: keySeqDist, names: []string{"seq-dist", "sequence-distribution"}, group: GroupISL, kind: kindString,
+		usage: "Distribution of (ISL, OSL) pairs with probabilities for mixed workload simulation. Format: `ISL,OSL:prob;ISL,OSL:prob` (semicolons separate pairs, probabilities are percentages 0-100 that must sum to 100). Supports optional stddev: `ISL|stddev,OSL|stddev:prob`. Examples: `128,64:25;512,128:50;1024,256:25` or with variance: `256|10,128|5:40;512|20,256|10:60`. Also supports bracket `[(256,128):40,(512,256):60]` and JSON formats. Each turn draws one pair, which replaces --isl/--isl-stddev and --osl/--osl-stddev."},
 
 	// OSL
 	{key: keyOSLMean, names: []string{"prompt-output-tokens-mean", "output-tokens-mean", "osl"}, group: GroupOSL, kind: kindInt,
 		usage: "Mean number of output tokens to request (max_completion_tokens). When not set, the model decides the output length."},
 	{key: keyOSLStddev, names: []string{"prompt-output-tokens-stddev", "output-tokens-stddev", "osl-stddev"}, group: GroupOSL, kind: kindFloat, def: 0.0,
 		usage: "Standard deviation of requested output lengths. Only applies when --prompt-output-tokens-mean is set."},
+
+	// Prefix Prompt
+	{key: keyPrefixPoolSize, names: []string{"prompt-prefix-pool-size", "prefix-prompt-pool-size", "num-prefix-prompts"}, group: GroupPrefixPrompt, kind: kindInt, defHelp: "0",
+		usage: "Number of distinct prefix prompts to generate for K-V cache testing. Each prefix is prepended to user prompts, simulating cached context scenarios. Prefixes randomly selected from pool per request. Set to 0 to disable prefix prompts. Mutually exclusive with `--shared-system-prompt-length`/`--user-context-prompt-length`."},
+	{key: keyPrefixLength, names: []string{"prompt-prefix-length", "prefix-prompt-length"}, group: GroupPrefixPrompt, kind: kindInt, defHelp: "0",
+		usage: "The number of tokens in each prefix prompt. This is only used if `--num-prefix-prompts` is greater than zero. The prefix is prepended to the first turn of each conversation on top of its --isl tokens (prefix and prompt are joined at the token level, so the prompt is exactly prefix length + ISL tokens). Mutually exclusive with `--shared-system-prompt-length`/`--user-context-prompt-length`."},
+	{key: keySharedSystemLength, names: []string{"shared-system-prompt-length"}, group: GroupPrefixPrompt, kind: kindInt,
+		usage: "Length of shared system prompt in tokens. Not supported yet (accepted for AIPerf compatibility and rejected). Mutually exclusive with `--prefix-prompt-length`/`--prefix-prompt-pool-size`."},
+	{key: keyUserContextLength, names: []string{"user-context-prompt-length"}, group: GroupPrefixPrompt, kind: kindInt,
+		usage: "Length of per-session user context prompt in tokens. Not supported yet (accepted for AIPerf compatibility and rejected). Mutually exclusive with --prefix-prompt-length/--prefix-prompt-pool-size."},
 
 	// Rankings
 	{key: keyRankingsPassagesMean, names: []string{"rankings-passages-mean"}, group: GroupRankings, kind: kindInt, defHelp: "10",

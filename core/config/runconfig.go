@@ -59,6 +59,15 @@ type RunConfig struct {
 	NumDatasetEntriesSet bool `koanf:"-"`
 	// ISLBlockSize is --isl-block-size; nil leaves the loader's default.
 	ISLBlockSize *int `koanf:"prompt_input_tokens_block_size"`
+	// SequenceDistribution is --seq-dist, the raw string ("" unset);
+	// SeqDistPairs parses it. Prefix prompts (--num-prefix-prompts,
+	// --prefix-prompt-length) and the two system-prompt lengths AIPerf
+	// makes mutually exclusive with them; nil is unset (prefixprompt.go).
+	SequenceDistribution     string `koanf:"prompt_sequence_distribution"`
+	PrefixPromptPoolSize     *int   `koanf:"prompt_prefix_pool_size"`
+	PrefixPromptLength       *int   `koanf:"prompt_prefix_length"`
+	SharedSystemPromptLength *int   `koanf:"prompt_prefix_shared_system_length"`
+	UserContextPromptLength  *int   `koanf:"prompt_prefix_user_context_length"`
 
 	// Batches, media and rankings inputs (media.go applies AIPerf 0.13's
 	// real defaults and inclusion rules). Nil pointers, empty strings and

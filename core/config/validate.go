@@ -106,6 +106,7 @@ func (c *RunConfig) Validate(ch Choices) error {
 	c.validateModes(add)
 	c.validateDataset(add)
 	c.validateMedia(add)
+	c.validatePrefixPrompts(add)
 
 	// Service
 	if !slices.Contains(logLevels, c.LogLevel) {

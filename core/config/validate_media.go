@@ -205,7 +205,7 @@ func (c *RunConfig) validateFileDatasetMedia(add adder) {
 	if c.InputFile == "" {
 		return
 	}
-	var synthOnly []string
+	synthOnly := c.prefixSynthOnly()
 	if c.ImageSource != "" {
 		synthOnly = append(synthOnly, "--image-source")
 	}

@@ -69,6 +69,19 @@ type Config struct {
 	VideoSynthType string   `json:"video_synth_type"`
 	VideoFormat    string   `json:"video_format"`
 	VideoCodec     string   `json:"video_codec"`
+
+	// SequenceDistribution (--seq-dist) replaces the input and output
+	// lengths: each turn draws one pair by its probability, then its ISL
+	// and OSL from a positive normal around the pair's means (exact when
+	// the stddev is 0). Empty means off. See seqdist.go.
+	SequenceDistribution []SeqDistPair `json:"sequence_distribution"`
+
+	// PrefixPromptPoolSize (--num-prefix-prompts) prefixes of exactly
+	// PrefixPromptLength (--prefix-prompt-length) tokens are drawn from the
+	// corpus once; the first turn of every conversation gets one, picked at
+	// random per prompt, on top of its ISL. Off unless both are positive.
+	PrefixPromptPoolSize int `json:"prefix_prompt_pool_size"`
+	PrefixPromptLength   int `json:"prefix_prompt_length"`
 }
 
 var (
@@ -102,7 +115,8 @@ func (cfg Config) problems() []error {
 	if bad(cfg.TurnDelayStddevMs) {
 		problems = append(problems, fmt.Errorf("turn_delay_stddev_ms %v (--session-turn-delay-stddev), want a finite value >= 0", cfg.TurnDelayStddevMs))
 	}
-	return append(problems, cfg.mediaProblems()...)
+	problems = append(problems, cfg.mediaProblems()...)
+	return append(problems, cfg.prefixProblems()...)
 }
 
 // mediaProblems checks the counts and the numbers the media generators do

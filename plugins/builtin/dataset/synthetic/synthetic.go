@@ -37,10 +37,12 @@ type turnPlan struct {
 	delayMs                 *float64
 }
 
-// promptPlan is one prompt: its length and corpus offset.
+// promptPlan is one prompt: its length, corpus offset and the pool index
+// of its prefix (-1: none).
 type promptPlan struct {
-	isl   int
-	start int
+	isl    int
+	start  int
+	prefix int
 }
 
 // convPlan is one conversation: its session id and the index of its first
@@ -78,7 +80,13 @@ func (c *Composer) Compose(ctx context.Context, opts sdk.DatasetOptions) ([]sdk.
 	if err != nil {
 		return nil, err
 	}
-	texts, err := c.prompts(ctx, opts.Tokenizer, tokens, prompts)
+	var pool [][]int
+	if len(prompts) > 0 {
+		if pool, err = c.prefixPool(opts.Tokenizer, tokens, opts.RandomSeed); err != nil {
+			return nil, err
+		}
+	}
+	texts, err := c.prompts(ctx, opts.Tokenizer, tokens, pool, prompts)
 	if err != nil {
 		return nil, err
 	}
@@ -86,7 +94,7 @@ func (c *Composer) Compose(ctx context.Context, opts sdk.DatasetOptions) ([]sdk.
 }
 
 // prompts builds every prompt of the dataset, in parallel.
-func (c *Composer) prompts(ctx context.Context, tok sdk.Tokenizer, tokens []int, plans []promptPlan) ([]string, error) {
+func (c *Composer) prompts(ctx context.Context, tok sdk.Tokenizer, tokens []int, pool [][]int, plans []promptPlan) ([]string, error) {
 	texts := make([]string, len(plans))
 	var (
 		mu       sync.Mutex
@@ -96,7 +104,15 @@ func (c *Composer) prompts(ctx context.Context, tok sdk.Tokenizer, tokens []int,
 		if ctx.Err() != nil {
 			return
 		}
-		text, err := ExactLengthPrompt(tok, tokens, plans[i].start, plans[i].isl)
+		var (
+			text string
+			err  error
+		)
+		if p := plans[i]; p.prefix >= 0 {
+			text, err = PrefixedPrompt(tok, tokens, pool[p.prefix], p.start, p.isl)
+		} else {
+			text, err = ExactLengthPrompt(tok, tokens, p.start, p.isl)
+		}
 		if err != nil && !errors.Is(err, ErrInexact) {
 			mu.Lock()
 			firstErr = cmpErr(firstErr, fmt.Errorf("synthetic: prompt %d: %w", i, err))
@@ -157,12 +173,22 @@ func cmpErr(have, next error) error {
 // a batch of N prompts takes the next N draws of the length and offset
 // streams (AIPerf's batch: consecutive generate calls), so its prompts are
 // the ones N single-prompt turns would get.
+//
+// With a sequence distribution each turn draws one (ISL, OSL) pair (AIPerf's
+// _get_turn_sequence_lengths, cached per turn): every prompt of the batch
+// has exactly that ISL and max_tokens is that OSL; the length and output
+// streams and --isl-stddev/--osl are not used. With a prefix pool, each
+// prompt of a conversation's first turn draws its prefix from the pool
+// (AIPerf: with_prefix = is_first, one choice per generate call).
 func plan(cfg Config, opts sdk.DatasetOptions, corpusLen int) ([]convPlan, []turnPlan, []promptPlan) {
 	lengths := NewStream(opts.RandomSeed, "dataset.prompt.length")
 	offsets := NewStream(opts.RandomSeed, "dataset.prompt.corpus")
 	outputs := NewStream(opts.RandomSeed, "dataset.output.length")
 	sessions := NewStream(opts.RandomSeed, "dataset.session_id")
 	shape := newSessionShape(cfg, opts)
+	dist := newSeqDist(cfg.SequenceDistribution, opts.RandomSeed)
+	prefixes := NewStream(opts.RandomSeed, "dataset.prompt.prefix")
+	prefixOn := cfg.prefixOn()
 	batch := 0 // AIPerf sends no text when the input length mean is 0
 	if opts.InputTokensMean > 0 {
 		batch = max(1, cfg.PromptBatchSize)
@@ -175,13 +201,25 @@ func plan(cfg Config, opts sdk.DatasetOptions, corpusLen int) ([]convPlan, []tur
 		convs[i] = convPlan{sessionID: NewUUID(sessions), firstTurn: len(turns), numTurns: shape.turns()}
 		for j := range convs[i].numTurns {
 			t := turnPlan{firstPrompt: len(prompts), numPrompts: batch}
-			for range batch {
-				prompts = append(prompts, promptPlan{
-					isl:   PositiveNormalInt(lengths, float64(opts.InputTokensMean), opts.InputTokensStddev),
-					start: offsets.IntN(corpusLen),
-				})
+			var distISL, distOSL int
+			if dist != nil {
+				distISL, distOSL = dist.sample()
 			}
-			if opts.OutputTokensMean > 0 {
+			for range batch {
+				p := promptPlan{isl: distISL, prefix: -1}
+				if dist == nil {
+					p.isl = PositiveNormalInt(lengths, float64(opts.InputTokensMean), opts.InputTokensStddev)
+				}
+				p.start = offsets.IntN(corpusLen)
+				if prefixOn && j == 0 {
+					p.prefix = prefixes.IntN(cfg.PrefixPromptPoolSize)
+				}
+				prompts = append(prompts, p)
+			}
+			if dist != nil {
+				osl := distOSL
+				t.maxTokens = &osl
+			} else if opts.OutputTokensMean > 0 {
 				osl := PositiveNormalInt(outputs, float64(opts.OutputTokensMean), opts.OutputTokensStddev)
 				t.maxTokens = &osl
 			}
