@@ -145,11 +145,18 @@ func TestFixedScheduleReplaysTraceOffsets(t *testing.T) {
 	if err := os.WriteFile(trace, []byte(b.String()), 0o600); err != nil {
 		t.Fatal(err)
 	}
-	// A trace named by --custom-dataset-type and one recognized from its
-	// records replay alike (AIPerf).
-	for _, typ := range [][]string{{"--custom-dataset-type", "mooncake_trace"}, nil} {
-		t.Run(fmt.Sprintf("type given %v", typ != nil), func(t *testing.T) {
-			replayTrace(t, url, trace, offsets, typ)
+	// A trace named by --custom-dataset-type, one recognized from its
+	// records (AIPerf) and GenAI-Perf's payload:<file> replay alike.
+	for _, c := range []struct {
+		name, input string
+		typ         []string
+	}{
+		{"type given", trace, []string{"--custom-dataset-type", "mooncake_trace"}},
+		{"detected", trace, nil},
+		{"payload form", "payload:" + trace, nil},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			replayTrace(t, url, c.input, offsets, c.typ)
 		})
 	}
 }

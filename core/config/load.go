@@ -176,6 +176,7 @@ func (c *RunConfig) resolve(uiSet bool) []string {
 	for _, p := range []*string{&c.ModelSelectionStrategy, &c.ConnectionReuseStrategy} {
 		*p = strings.ToLower(strings.TrimSpace(*p))
 	}
+	warnings = append(warnings, c.resolvePayloadFile()...)
 	// Only trace replay needs to look inside the dataset file.
 	if c.InputFile != "" && (traceTypes[c.CustomDatasetType] || (c.FixedScheduleFlag != nil && *c.FixedScheduleFlag)) {
 		c.inspectInputTrace()

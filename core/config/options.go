@@ -282,7 +282,7 @@ var options = []*option{
 	{key: keyHeader, names: []string{"header"}, short: "H", group: GroupInput, kind: kindPairs,
 		usage: "Custom HTTP headers as Header:Value pairs or a JSON object string. Repeatable."},
 	{key: keyInputFile, names: []string{"input-file"}, group: GroupInput, kind: kindString,
-		usage: "Path to the file or directory holding the benchmark dataset. Required by --custom-dataset-type: JSONL for single_turn/multi_turn, a JSONL trace for mooncake_trace, a directory (or file) of pools for random_pool."},
+		usage: "Path to the file or directory holding the benchmark dataset. Required by --custom-dataset-type: JSONL for single_turn/multi_turn, a JSONL trace for mooncake_trace, a directory (or file) of pools for random_pool. `payload:<file>` (GenAI-Perf) is a mooncake trace replayed on its schedule."},
 	{key: keyFixedSchedule, names: []string{"fixed-schedule"}, group: GroupInput, kind: kindBool,
 		usage: "Send requests at the timestamps of the input dataset (trace replay). Enabled automatically for mooncake_trace files whose first record has a timestamp."},
 	{key: keyFixedAutoOffset, names: []string{"fixed-schedule-auto-offset"}, group: GroupInput, kind: kindBool,

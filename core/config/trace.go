@@ -5,6 +5,7 @@ import (
 	"bytes"
 	"encoding/json"
 	"errors"
+	"fmt"
 	"io"
 	"io/fs"
 	"os"
@@ -135,4 +136,33 @@ func (c *RunConfig) inspectInputTrace() {
 			c.trace.entries-- // the header
 		}
 	}
+}
+
+// PayloadPrefix marks GenAI-Perf's `--input-file payload:<file>`: a
+// mooncake-format trace replayed on its schedule.
+const PayloadPrefix = "payload:"
+
+// resolvePayloadFile turns GenAI-Perf's payload:<file> form into what it
+// means here: the file, read as a mooncake_trace, on a fixed schedule.
+// Another --custom-dataset-type is kept and reported (Validate refuses a
+// type that is not a trace).
+func (c *RunConfig) resolvePayloadFile() []string {
+	path, ok := strings.CutPrefix(c.InputFile, PayloadPrefix)
+	if !ok {
+		return nil
+	}
+	c.InputFile = path
+	var warnings []string
+	switch c.CustomDatasetType {
+	case "":
+		c.CustomDatasetType = DatasetMooncakeTrace
+	case DatasetMooncakeTrace:
+	default:
+		warnings = append(warnings, fmt.Sprintf("--input-file payload:%s is a mooncake trace; --custom-dataset-type %s reads it instead", path, c.CustomDatasetType))
+	}
+	if c.FixedScheduleFlag == nil && !c.NoFixedSchedule {
+		on := true
+		c.FixedScheduleFlag = &on
+	}
+	return warnings
 }

@@ -66,3 +66,27 @@ func TestInspectTraceDetectOnly(t *testing.T) {
 		t.Errorf("directory, detect only: %+v, want zero", got)
 	}
 }
+
+// GenAI-Perf's --input-file payload:<file> is a mooncake trace on a fixed
+// schedule.
+func TestPayloadInputFile(t *testing.T) {
+	trace := filepath.Join(t.TempDir(), "payload.jsonl")
+	if err := os.WriteFile(trace, []byte(`{"timestamp": 0, "input_length": 10, "output_length": 2}`+"\n"+
+		`{"timestamp": 500, "text_input": "hello"}`+"\n"), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	c, _ := load(t, nil, "-m", "m", "--input-file", "payload:"+trace)
+	if c.InputFile != trace || c.CustomDatasetType != DatasetMooncakeTrace || !c.FixedSchedule() || c.Mode() != ModeFixedSchedule {
+		t.Errorf("payload: gave file %q type %q fixed %v mode %v; want the file, mooncake_trace, fixed schedule",
+			c.InputFile, c.CustomDatasetType, c.FixedSchedule(), c.Mode())
+	}
+	// --no-fixed-schedule still wins, as with a named mooncake trace.
+	c, _ = load(t, nil, "-m", "m", "--input-file", "payload:"+trace, "--no-fixed-schedule")
+	if c.FixedSchedule() {
+		t.Error("--no-fixed-schedule ignored for a payload: file")
+	}
+	_, warnings := load(t, nil, "-m", "m", "--input-file", "payload:"+trace, "--custom-dataset-type", "single_turn")
+	if !strings.Contains(strings.Join(warnings, "\n"), "payload:"+trace+" is a mooncake trace") {
+		t.Errorf("warnings %q, want one about the payload: file's type", warnings)
+	}
+}
