@@ -1,0 +1,122 @@
+package main
+
+import (
+	"bytes"
+	"encoding/json"
+	"math"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+)
+
+const analyzeTraceFixture = "../../core/traceanalysis/testdata/"
+
+func runAnalyzeTraceArgs(t *testing.T, args ...string) (string, error) {
+	t.Helper()
+	full := append([]string{"analyze-trace"}, args...)
+	root := newRootCmd(full)
+	var out bytes.Buffer
+	root.SetOut(&out)
+	root.SetErr(&out)
+	root.SetArgs(full)
+	err := root.Execute()
+	return out.String(), err
+}
+
+// TestAnalyzeTraceMatchesAIPerf runs the command on the fixture AIPerf 0.13
+// analyzed (see core/traceanalysis/testdata/README.md) and compares the
+// printed report byte for byte (bar the saved-file path) and the JSON report
+// numerically.
+func TestAnalyzeTraceMatchesAIPerf(t *testing.T) {
+	for _, tc := range []struct {
+		suffix string
+		args   []string
+	}{
+		{"bs512", nil},
+		{"bs64", []string{"--block-size", "64"}},
+		{"bs64", []string{"64"}}, // cyclopts-style positional BLOCK-SIZE
+	} {
+		t.Run(strings.Join(append([]string{tc.suffix}, tc.args...), "_"), func(t *testing.T) {
+			jsonPath := filepath.Join(t.TempDir(), "sub", "report.json")
+			args := append([]string{analyzeTraceFixture + "mooncake_small.jsonl"}, tc.args...)
+			args = append(args, "--output-file", jsonPath)
+			out, err := runAnalyzeTraceArgs(t, args...)
+			if err != nil {
+				t.Fatal(err)
+			}
+			wantOut, err := os.ReadFile(analyzeTraceFixture + "aiperf_stdout_" + tc.suffix + ".txt")
+			if err != nil {
+				t.Fatal(err)
+			}
+			want := strings.Replace(string(wantOut), "aiperf_analysis_"+tc.suffix+".json", jsonPath, 1)
+			if out != want {
+				t.Errorf("stdout differs from AIPerf's:\n got:\n%s\nwant:\n%s", out, want)
+			}
+			got := readJSONMap(t, jsonPath)
+			ref := readJSONMap(t, analyzeTraceFixture+"aiperf_analysis_"+tc.suffix+".json")
+			compareJSONNumbers(t, "", got, ref)
+		})
+	}
+}
+
+func readJSONMap(t *testing.T, path string) map[string]any {
+	t.Helper()
+	b, err := os.ReadFile(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var m map[string]any
+	if err := json.Unmarshal(b, &m); err != nil {
+		t.Fatalf("%s: %v", path, err)
+	}
+	return m
+}
+
+func compareJSONNumbers(t *testing.T, path string, got, want any) {
+	t.Helper()
+	switch w := want.(type) {
+	case map[string]any:
+		g, ok := got.(map[string]any)
+		if !ok || len(g) != len(w) {
+			t.Errorf("%s: got %v, want %v", path, got, want)
+			return
+		}
+		for k, v := range w {
+			compareJSONNumbers(t, path+"."+k, g[k], v)
+		}
+	case float64:
+		g, ok := got.(float64)
+		if !ok || math.Abs(g-w) > 1e-12*math.Max(1, math.Abs(w)) {
+			t.Errorf("%s: got %v, want %v", path, got, w)
+		}
+	default:
+		if got != want {
+			t.Errorf("%s: got %v, want %v", path, got, want)
+		}
+	}
+}
+
+func TestAnalyzeTraceErrors(t *testing.T) {
+	dir := t.TempDir()
+	bad := filepath.Join(dir, "bad.jsonl")
+	if err := os.WriteFile(bad, []byte("{\"input_length\": 5}\n{\"input_length\": 5,\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	missing := filepath.Join(dir, "missing.jsonl")
+	for _, tc := range []struct {
+		args []string
+		want string
+	}{
+		{[]string{missing}, "input file not found: " + missing},
+		{[]string{bad}, bad + ":2: malformed trace line"},
+		{[]string{"--input-file", bad, "--block-size", "0"}, "--block-size must be at least 1"},
+		{[]string{bad, "x"}, `invalid block size "x"`},
+		{nil, "missing input file"},
+	} {
+		_, err := runAnalyzeTraceArgs(t, tc.args...)
+		if err == nil || !strings.Contains(err.Error(), tc.want) {
+			t.Errorf("%v: error %v, want it to contain %q", tc.args, err, tc.want)
+		}
+	}
+}
