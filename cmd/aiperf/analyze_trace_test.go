@@ -3,7 +3,7 @@ package main
 import (
 	"bytes"
 	"encoding/json"
-	"math"
+	"github.com/aiperf-go/aiperf/internal/jsontest"
 	"os"
 	"path/filepath"
 	"strings"
@@ -55,7 +55,7 @@ func TestAnalyzeTraceMatchesAIPerf(t *testing.T) {
 			}
 			got := readJSONMap(t, jsonPath)
 			ref := readJSONMap(t, analyzeTraceFixture+"aiperf_analysis_"+tc.suffix+".json")
-			compareJSONNumbers(t, "", got, ref)
+			jsontest.EqualWithin(t, "", got, ref, 1e-12)
 		})
 	}
 }
@@ -71,30 +71,6 @@ func readJSONMap(t *testing.T, path string) map[string]any {
 		t.Fatalf("%s: %v", path, err)
 	}
 	return m
-}
-
-func compareJSONNumbers(t *testing.T, path string, got, want any) {
-	t.Helper()
-	switch w := want.(type) {
-	case map[string]any:
-		g, ok := got.(map[string]any)
-		if !ok || len(g) != len(w) {
-			t.Errorf("%s: got %v, want %v", path, got, want)
-			return
-		}
-		for k, v := range w {
-			compareJSONNumbers(t, path+"."+k, g[k], v)
-		}
-	case float64:
-		g, ok := got.(float64)
-		if !ok || math.Abs(g-w) > 1e-12*math.Max(1, math.Abs(w)) {
-			t.Errorf("%s: got %v, want %v", path, got, w)
-		}
-	default:
-		if got != want {
-			t.Errorf("%s: got %v, want %v", path, got, want)
-		}
-	}
 }
 
 func TestAnalyzeTraceErrors(t *testing.T) {

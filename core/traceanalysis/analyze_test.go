@@ -3,7 +3,7 @@ package traceanalysis
 import (
 	"bytes"
 	"encoding/json"
-	"math"
+	"github.com/aiperf-go/aiperf/internal/jsontest"
 	"os"
 	"path/filepath"
 	"strings"
@@ -21,31 +21,7 @@ func compareJSON(t *testing.T, got, want []byte) {
 	if err := json.Unmarshal(want, &w); err != nil {
 		t.Fatalf("AIPerf JSON: %v", err)
 	}
-	compareValue(t, "", g, w)
-}
-
-func compareValue(t *testing.T, path string, g, w any) {
-	t.Helper()
-	switch wv := w.(type) {
-	case map[string]any:
-		gv, ok := g.(map[string]any)
-		if !ok || len(gv) != len(wv) {
-			t.Errorf("%s: got %v, want %v", path, g, w)
-			return
-		}
-		for k, x := range wv {
-			compareValue(t, path+"."+k, gv[k], x)
-		}
-	case float64:
-		gv, ok := g.(float64)
-		if !ok || math.Abs(gv-wv) > 1e-12*math.Max(1, math.Abs(wv)) {
-			t.Errorf("%s: got %v, want %v", path, g, wv)
-		}
-	default:
-		if g != w {
-			t.Errorf("%s: got %v, want %v", path, g, w)
-		}
-	}
+	jsontest.EqualWithin(t, "", g, w, 1e-12)
 }
 
 func TestMatchesAIPerf(t *testing.T) {

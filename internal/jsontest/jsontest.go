@@ -5,6 +5,7 @@ package jsontest
 import (
 	"bytes"
 	"encoding/json"
+	"math"
 	"testing"
 )
 
@@ -29,4 +30,32 @@ func ObjectKeys(t testing.TB, b []byte) []string {
 		}
 	}
 	return keys
+}
+
+// EqualWithin compares two decoded JSON values: objects key by key, numbers
+// within a relative tolerance (float summation order differs between
+// implementations), anything else exactly. Differences are reported under
+// their path.
+func EqualWithin(t testing.TB, path string, got, want any, rel float64) {
+	t.Helper()
+	switch w := want.(type) {
+	case map[string]any:
+		g, ok := got.(map[string]any)
+		if !ok || len(g) != len(w) {
+			t.Errorf("%s: got %v, want %v", path, got, want)
+			return
+		}
+		for k, v := range w {
+			EqualWithin(t, path+"."+k, g[k], v, rel)
+		}
+	case float64:
+		g, ok := got.(float64)
+		if !ok || math.Abs(g-w) > rel*math.Max(1, math.Abs(w)) {
+			t.Errorf("%s: got %v, want %v", path, got, w)
+		}
+	default:
+		if got != want {
+			t.Errorf("%s: got %v, want %v", path, got, want)
+		}
+	}
 }
