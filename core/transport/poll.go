@@ -12,6 +12,8 @@ import (
 
 	"github.com/aiperf-go/aiperf/core/clock"
 	sdk "github.com/aiperf-go/aiperf/plugin-sdk"
+
+	"github.com/aiperf-go/aiperf/internal/pyfmt"
 )
 
 // Error types and codes of the job flow, as AIPerf's aiohttp transport
@@ -207,7 +209,7 @@ func (j *job) failure(ctx context.Context, got fetched) *sdk.ErrorDetails {
 		return j.cancelled()
 	case ctx.Err() != nil:
 		return &sdk.ErrorDetails{Code: codeJobTimeout, Type: ErrTypeTimeout,
-			Message: fmt.Sprintf("Video generation timed out after %ss", pyFloat(j.timeout.Seconds()))}
+			Message: fmt.Sprintf("Video generation timed out after %ss", pyfmt.Float(j.timeout.Seconds()))}
 	}
 	return &sdk.ErrorDetails{Type: classify(got.err, got.stage), Message: errorText(got.err)}
 }

@@ -9,8 +9,8 @@ import (
 	"math"
 	"strconv"
 	"strings"
-	"unicode"
-	"unicode/utf8"
+
+	"github.com/aiperf-go/aiperf/internal/pyfmt"
 )
 
 // The job API and the multipart form reproduce text AIPerf builds with
@@ -214,62 +214,8 @@ func pyNumber(n json.Number) string {
 	if err != nil && !math.IsInf(f, 0) {
 		return string(n)
 	}
-	return pyFloat(f)
+	return pyfmt.Float(f)
 }
 
-// pyFloat is Python's repr of a float: the shortest round-trip digits,
-// in exponent form below 1e-4 and from 1e16 on, else with a ".0" when
-// integral.
-func pyFloat(f float64) string {
-	switch {
-	case math.IsInf(f, 1):
-		return "inf"
-	case math.IsInf(f, -1):
-		return "-inf"
-	case math.IsNaN(f):
-		return "nan"
-	}
-	if a := math.Abs(f); a != 0 && (a < 1e-4 || a >= 1e16) {
-		return strconv.FormatFloat(f, 'e', -1, 64)
-	}
-	s := strconv.FormatFloat(f, 'f', -1, 64)
-	if !strings.ContainsAny(s, ".") {
-		s += ".0"
-	}
-	return s
-}
-
-// pyQuote is Python's repr of a str: single quotes unless the text has a
-// single quote and no double quote; \\, \n, \r, \t and the quote escaped;
-// other non-printable characters as \xNN, \uNNNN or \UNNNNNNNN.
-func pyQuote(s string) string {
-	quote := byte('\'')
-	if strings.IndexByte(s, '\'') >= 0 && strings.IndexByte(s, '"') < 0 {
-		quote = '"'
-	}
-	b := make([]byte, 0, len(s)+2)
-	b = append(b, quote)
-	for _, r := range s {
-		switch {
-		case r == rune(quote) || r == '\\':
-			b = append(b, '\\', byte(r))
-		case r == '\t':
-			b = append(b, `\t`...)
-		case r == '\n':
-			b = append(b, `\n`...)
-		case r == '\r':
-			b = append(b, `\r`...)
-		case r < ' ' || r == 0x7f:
-			b = fmt.Appendf(b, `\x%02x`, r)
-		case r < 0x7f || unicode.IsPrint(r):
-			b = utf8.AppendRune(b, r)
-		case r <= 0xff:
-			b = fmt.Appendf(b, `\x%02x`, r)
-		case r <= 0xffff:
-			b = fmt.Appendf(b, `\u%04x`, r)
-		default:
-			b = fmt.Appendf(b, `\U%08x`, r)
-		}
-	}
-	return string(append(b, quote))
-}
+// pyQuote is Python's repr of a str.
+func pyQuote(s string) string { return string(pyfmt.AppendStr(nil, s)) }

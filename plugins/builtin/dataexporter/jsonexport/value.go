@@ -9,7 +9,7 @@ import (
 	"strings"
 
 	"github.com/aiperf-go/aiperf/internal/jsonenc"
-	"github.com/aiperf-go/aiperf/plugins/builtin/internal/pyfmt"
+	"github.com/aiperf-go/aiperf/internal/pyfmt"
 )
 
 // keyOrder is the member order of the objects AIPerf 0.13 writes below the

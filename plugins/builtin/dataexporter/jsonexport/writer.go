@@ -6,8 +6,8 @@ import (
 	"strings"
 
 	"github.com/aiperf-go/aiperf/internal/jsonenc"
+	"github.com/aiperf-go/aiperf/internal/pyfmt"
 	sdk "github.com/aiperf-go/aiperf/plugin-sdk"
-	"github.com/aiperf-go/aiperf/plugins/builtin/internal/pyfmt"
 )
 
 const indent = "  "

@@ -8,8 +8,8 @@ import (
 	"strconv"
 
 	"github.com/aiperf-go/aiperf/internal/jsonenc"
+	"github.com/aiperf-go/aiperf/internal/pyfmt"
 	sdk "github.com/aiperf-go/aiperf/plugin-sdk"
-	"github.com/aiperf-go/aiperf/plugins/builtin/internal/pyfmt"
 )
 
 // scratch is a reusable per-call encoding buffer, pooled so steady-state

@@ -22,10 +22,10 @@ import (
 	"strings"
 
 	"github.com/aiperf-go/aiperf/internal/jsonenc"
+	"github.com/aiperf-go/aiperf/internal/pyfmt"
 	sdk "github.com/aiperf-go/aiperf/plugin-sdk"
 	"github.com/aiperf-go/aiperf/plugins/builtin/dataexporter/internal/atomicfile"
 	"github.com/aiperf-go/aiperf/plugins/builtin/dataexporter/jsonexport"
-	"github.com/aiperf-go/aiperf/plugins/builtin/internal/pyfmt"
 )
 
 // Name is the plugin name of this exporter.

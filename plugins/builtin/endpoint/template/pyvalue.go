@@ -1,16 +1,14 @@
 package template
 
 import (
-	"fmt"
-	"math"
 	"reflect"
 	"slices"
 	"strconv"
 	"strings"
-	"unicode"
-	"unicode/utf8"
 
 	"github.com/nikolalohinski/gonja/v2/exec"
+
+	"github.com/aiperf-go/aiperf/internal/pyfmt"
 )
 
 // pyNoneType is the type of pyNone.
@@ -78,9 +76,9 @@ func writePy(b *strings.Builder, x any, repr bool) {
 			b.WriteString("False")
 		}
 	case float64:
-		b.WriteString(pyFloatRepr(t))
+		b.WriteString(pyfmt.Float(t))
 	case float32:
-		b.WriteString(pyFloatRepr(float64(t)))
+		b.WriteString(pyfmt.Float(float64(t)))
 	case exec.Dict:
 		writePyDict(b, t.Pairs)
 	case *exec.Dict:
@@ -140,56 +138,8 @@ func writePyDict(b *strings.Builder, pairs []*exec.Pair) {
 	b.WriteByte('}')
 }
 
-// writePyRepr writes Python's repr() of a str: single quotes unless the text
-// has a single quote and no double quote; \\, the quote, \t \n \r and
-// non-printable characters escaped.
-func writePyRepr(b *strings.Builder, s string) {
-	quote := byte('\'')
-	if strings.IndexByte(s, '\'') >= 0 && strings.IndexByte(s, '"') < 0 {
-		quote = '"'
-	}
-	b.WriteByte(quote)
-	for _, r := range s {
-		switch {
-		case r == '\\' || r == rune(quote):
-			b.WriteByte('\\')
-			b.WriteRune(r)
-		case r == '\t':
-			b.WriteString(`\t`)
-		case r == '\n':
-			b.WriteString(`\n`)
-		case r == '\r':
-			b.WriteString(`\r`)
-		case r < 0x20 || r == 0x7f || (r >= utf8.RuneSelf && !unicode.IsPrint(r)):
-			switch {
-			case r < 0x100:
-				fmt.Fprintf(b, `\x%02x`, r)
-			case r < 0x10000:
-				fmt.Fprintf(b, `\u%04x`, r)
-			default:
-				fmt.Fprintf(b, `\U%08x`, r)
-			}
-		default:
-			b.WriteRune(r)
-		}
-	}
-	b.WriteByte(quote)
-}
-
-// pyFloatRepr is Python's repr(float): shortest round-trip digits, fixed
-// notation (with ".0" when integral) for decimal exponents -4..15, else
-// scientific with a signed two-digit-minimum exponent (1e-05, 1e+16).
-func pyFloatRepr(f float64) string {
-	switch {
-	case math.IsNaN(f):
-		return "nan"
-	case math.IsInf(f, 1):
-		return "inf"
-	case math.IsInf(f, -1):
-		return "-inf"
-	}
-	return formatShortest(f, -4, 2)
-}
+// writePyRepr writes Python's repr() of a str.
+func writePyRepr(b *strings.Builder, s string) { b.Write(pyfmt.AppendStr(nil, s)) }
 
 // formatShortest formats a finite float with the shortest digits that
 // round-trip: fixed notation when minFixed <= exponent < 16, else

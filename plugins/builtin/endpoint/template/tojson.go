@@ -11,6 +11,8 @@ import (
 	"unicode/utf8"
 
 	"github.com/nikolalohinski/gonja/v2/exec"
+
+	"github.com/aiperf-go/aiperf/internal/pyfmt"
 )
 
 // filterToJSON is Jinja2's tojson: json.dumps(value, sort_keys=True) with
@@ -171,7 +173,7 @@ func pyJSONKey(k *exec.Value) string {
 	case k.IsBool():
 		return strconv.FormatBool(k.Bool())
 	case k.IsFloat():
-		return pyFloatRepr(k.Float())
+		return pyfmt.Float(k.Float())
 	}
 	return pyStr(k)
 }
@@ -210,7 +212,7 @@ func (w *pyJSONWriter) float(f float64) {
 	case math.IsInf(f, -1):
 		w.b.WriteString("-Infinity")
 	default:
-		w.b.WriteString(pyFloatRepr(f))
+		w.b.WriteString(pyfmt.Float(f))
 	}
 }
 
