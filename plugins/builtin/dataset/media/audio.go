@@ -8,6 +8,8 @@ import (
 	"math/rand/v2"
 	"slices"
 	"strings"
+
+	"github.com/aiperf-go/aiperf/plugins/builtin/dataset/internal/sample"
 )
 
 // AudioOptions configure synthetic audio (AIPerf's AudioConfig; the
@@ -108,9 +110,9 @@ func NewAudioGenerator(opts AudioOptions, seed int64) (*AudioGenerator, error) {
 		}
 		g.ffmpeg = bin
 	}
-	g.durationRNG = newStream(seed, "dataset.audio.duration")
-	g.formatRNG = newStream(seed, "dataset.audio.format")
-	g.data = newStream(seed, "dataset.audio.data")
+	g.durationRNG = sample.NewStream(seed, "dataset.audio.duration")
+	g.formatRNG = sample.NewStream(seed, "dataset.audio.format")
+	g.data = sample.NewStream(seed, "dataset.audio.data")
 	return g, nil
 }
 
@@ -122,7 +124,7 @@ func (g *AudioGenerator) Next() (encoded string, durationS float64, err error) {
 
 // NextContext is Next with a context that bounds the ffmpeg run (MP3).
 func (g *AudioGenerator) NextContext(ctx context.Context) (encoded string, durationS float64, err error) {
-	length := sampleNormal(g.durationRNG, g.opts.LengthMean, g.opts.LengthStddev, 0.01)
+	length := sample.Normal(g.durationRNG, g.opts.LengthMean, g.opts.LengthStddev, 0.01)
 	rate := g.rates[g.formatRNG.IntN(len(g.rates))]
 	bits := g.opts.Depths[g.formatRNG.IntN(len(g.opts.Depths))]
 

@@ -13,6 +13,8 @@ import (
 	"path/filepath"
 	"sort"
 	"strings"
+
+	"github.com/aiperf-go/aiperf/plugins/builtin/dataset/internal/sample"
 )
 
 // ImageOptions configure synthetic images (AIPerf's ImageConfig; the
@@ -92,18 +94,18 @@ func NewImageGenerator(opts ImageOptions, seed int64) (*ImageGenerator, error) {
 			opts.Sampling, SamplingRandom, SamplingShuffle, SamplingSequential)
 	}
 
-	g.formatRNG = newStream(seed, "dataset.image.format")
-	g.dimsRNG = newStream(seed, "dataset.image.dimensions")
+	g.formatRNG = sample.NewStream(seed, "dataset.image.format")
+	g.dimsRNG = sample.NewStream(seed, "dataset.image.dimensions")
 	switch source := opts.Source; strings.ToLower(source) {
 	case "", SourceNoise:
 		if sampling != SamplingRandom {
 			return nil, fmt.Errorf("image source sampling (--image-source-sampling) %s needs --image-source assets or a directory; noise has no finite source pool", sampling)
 		}
-		g.noiseRNG = newStream(seed, "dataset.image.noise")
+		g.noiseRNG = sample.NewStream(seed, "dataset.image.noise")
 	case SourceAssets:
-		g.pool, err = assetPool(sampling, newStream(seed, "dataset.image.source"))
+		g.pool, err = assetPool(sampling, sample.NewStream(seed, "dataset.image.source"))
 	default:
-		g.pool, err = dirPool(source, sampling, newStream(seed, "dataset.image.source"))
+		g.pool, err = dirPool(source, sampling, sample.NewStream(seed, "dataset.image.source"))
 	}
 	if err != nil {
 		return nil, err
@@ -133,8 +135,8 @@ func (g *ImageGenerator) Next() (dataURI string, err error) {
 	if format == ImageRandom {
 		format = [2]string{ImagePNG, ImageJPEG}[g.formatRNG.IntN(2)]
 	}
-	w := positiveNormalInt(g.dimsRNG, g.w, g.wStd)
-	h := positiveNormalInt(g.dimsRNG, g.h, g.hStd)
+	w := sample.PositiveNormalInt(g.dimsRNG, float64(g.w), float64(g.wStd))
+	h := sample.PositiveNormalInt(g.dimsRNG, float64(g.h), float64(g.hStd))
 
 	var img image.Image
 	if g.pool == nil {

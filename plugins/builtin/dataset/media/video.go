@@ -8,6 +8,8 @@ import (
 	"math/rand/v2"
 	"strconv"
 	"strings"
+
+	"github.com/aiperf-go/aiperf/plugins/builtin/dataset/internal/sample"
 )
 
 // VideoOptions configure synthetic video (AIPerf's VideoConfig; the
@@ -104,7 +106,7 @@ func NewVideoGenerator(opts VideoOptions, seed int64) (*VideoGenerator, error) {
 		opts:   opts,
 		frames: frames,
 		ffmpeg: bin,
-		noise:  newStream(seed, "dataset.video.noise"),
+		noise:  sample.NewStream(seed, "dataset.video.noise"),
 	}, nil
 }
 

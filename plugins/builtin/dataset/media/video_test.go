@@ -6,6 +6,8 @@ import (
 	"strconv"
 	"strings"
 	"testing"
+
+	"github.com/aiperf-go/aiperf/plugins/builtin/dataset/internal/sample"
 )
 
 // testVideo builds a generator without looking for ffmpeg, for frame tests.
@@ -13,7 +15,7 @@ func testVideo(w, h, frames int, synth string, seed int64) *VideoGenerator {
 	return &VideoGenerator{
 		opts:   VideoOptions{Width: w, Height: h, Synth: synth},
 		frames: frames,
-		noise:  newStream(seed, "dataset.video.noise"),
+		noise:  sample.NewStream(seed, "dataset.video.noise"),
 	}
 }
 

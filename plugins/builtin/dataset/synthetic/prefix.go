@@ -5,6 +5,7 @@ import (
 	"fmt"
 
 	sdk "github.com/aiperf-go/aiperf/plugin-sdk"
+	"github.com/aiperf-go/aiperf/plugins/builtin/dataset/internal/sample"
 )
 
 // prefixOn reports whether prompts get prefixes: AIPerf builds the pool only
@@ -24,7 +25,7 @@ func (c *Composer) prefixPool(tok sdk.Tokenizer, tokens []int, seed int64) ([][]
 	if !cfg.prefixOn() {
 		return nil, nil
 	}
-	offsets := NewStream(seed, "dataset.prompt.prefix_pool")
+	offsets := sample.NewStream(seed, "dataset.prompt.prefix_pool")
 	pool := make([][]int, cfg.PrefixPromptPoolSize)
 	for i := range pool {
 		text, err := ExactLengthPrompt(tok, tokens, offsets.IntN(len(tokens)), cfg.PrefixPromptLength)

@@ -6,6 +6,8 @@ import (
 	"math"
 	"math/rand/v2"
 	"sort"
+
+	"github.com/aiperf-go/aiperf/plugins/builtin/dataset/internal/sample"
 )
 
 // SeqDistPair is one (ISL, OSL) pair of a sequence distribution: the means,
@@ -40,7 +42,7 @@ func newSeqDist(pairs []SeqDistPair, seed int64) *seqDist {
 		total += p.Probability / 100
 		cum[i] = total
 	}
-	return &seqDist{pairs: pairs, cumulative: cum, rng: NewStream(seed, "models.sequence.distribution")}
+	return &seqDist{pairs: pairs, cumulative: cum, rng: sample.NewStream(seed, "models.sequence.distribution")}
 }
 
 // sample draws the next (ISL, OSL).
@@ -50,10 +52,10 @@ func (d *seqDist) sample() (int, int) {
 	p := d.pairs[min(idx, len(d.pairs)-1)]
 	isl, osl := p.ISL, p.OSL
 	if p.ISLStddev > 0 {
-		isl = PositiveNormalInt(d.rng, float64(p.ISL), p.ISLStddev)
+		isl = sample.PositiveNormalInt(d.rng, float64(p.ISL), p.ISLStddev)
 	}
 	if p.OSLStddev > 0 {
-		osl = PositiveNormalInt(d.rng, float64(p.OSL), p.OSLStddev)
+		osl = sample.PositiveNormalInt(d.rng, float64(p.OSL), p.OSLStddev)
 	}
 	return isl, osl
 }

@@ -1,6 +1,7 @@
 package synthetic
 
 import (
+	"github.com/aiperf-go/aiperf/plugins/builtin/dataset/internal/sample"
 	"math"
 	"math/rand/v2"
 
@@ -33,14 +34,14 @@ func newSessionShape(cfg Config, opts sdk.DatasetOptions) *sessionShape {
 		delayMean:   math.Trunc(cfg.TurnDelayMeanMs),
 		delayStddev: math.Trunc(cfg.TurnDelayStddevMs),
 		ratio:       ratio,
-		turnRNG:     NewStream(opts.RandomSeed, "composer.conversation.turn_count"),
-		delayRNG:    NewStream(opts.RandomSeed, "composer.conversation.turn_delay"),
+		turnRNG:     sample.NewStream(opts.RandomSeed, "composer.conversation.turn_count"),
+		delayRNG:    sample.NewStream(opts.RandomSeed, "composer.conversation.turn_delay"),
 	}
 }
 
 // turns returns the number of turns of the next conversation.
 func (s *sessionShape) turns() int {
-	return PositiveNormalInt(s.turnRNG, s.turnMean, s.turnStddev)
+	return sample.PositiveNormalInt(s.turnRNG, s.turnMean, s.turnStddev)
 }
 
 // delay returns the delay before a turn after the first, nil when turn
@@ -49,6 +50,6 @@ func (s *sessionShape) delay() *float64 {
 	if !s.delayOn {
 		return nil
 	}
-	d := float64(PositiveNormalInt(s.delayRNG, s.delayMean, s.delayStddev)) * s.ratio
+	d := float64(sample.PositiveNormalInt(s.delayRNG, s.delayMean, s.delayStddev)) * s.ratio
 	return &d
 }

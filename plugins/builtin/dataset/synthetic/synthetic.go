@@ -7,6 +7,7 @@ import (
 	"sync"
 
 	sdk "github.com/aiperf-go/aiperf/plugin-sdk"
+	"github.com/aiperf-go/aiperf/plugins/builtin/dataset/internal/sample"
 )
 
 // Name is the composer's registry name.
@@ -181,13 +182,13 @@ func cmpErr(have, next error) error {
 // prompt of a conversation's first turn draws its prefix from the pool
 // (AIPerf: with_prefix = is_first, one choice per generate call).
 func plan(cfg Config, opts sdk.DatasetOptions, corpusLen int) ([]convPlan, []turnPlan, []promptPlan) {
-	lengths := NewStream(opts.RandomSeed, "dataset.prompt.length")
-	offsets := NewStream(opts.RandomSeed, "dataset.prompt.corpus")
-	outputs := NewStream(opts.RandomSeed, "dataset.output.length")
-	sessions := NewStream(opts.RandomSeed, "dataset.session_id")
+	lengths := sample.NewStream(opts.RandomSeed, "dataset.prompt.length")
+	offsets := sample.NewStream(opts.RandomSeed, "dataset.prompt.corpus")
+	outputs := sample.NewStream(opts.RandomSeed, "dataset.output.length")
+	sessions := sample.NewStream(opts.RandomSeed, "dataset.session_id")
 	shape := newSessionShape(cfg, opts)
 	dist := newSeqDist(cfg.SequenceDistribution, opts.RandomSeed)
-	prefixes := NewStream(opts.RandomSeed, "dataset.prompt.prefix")
+	prefixes := sample.NewStream(opts.RandomSeed, "dataset.prompt.prefix")
 	prefixOn := cfg.prefixOn()
 	batch := 0 // AIPerf sends no text when the input length mean is 0
 	if opts.InputTokensMean > 0 {
@@ -198,7 +199,7 @@ func plan(cfg Config, opts sdk.DatasetOptions, corpusLen int) ([]convPlan, []tur
 	turns := make([]turnPlan, 0, opts.NumEntries)
 	prompts := make([]promptPlan, 0, opts.NumEntries*batch)
 	for i := range convs {
-		convs[i] = convPlan{sessionID: NewUUID(sessions), firstTurn: len(turns), numTurns: shape.turns()}
+		convs[i] = convPlan{sessionID: sample.NewUUID(sessions), firstTurn: len(turns), numTurns: shape.turns()}
 		for j := range convs[i].numTurns {
 			t := turnPlan{firstPrompt: len(prompts), numPrompts: batch}
 			var distISL, distOSL int
@@ -208,7 +209,7 @@ func plan(cfg Config, opts sdk.DatasetOptions, corpusLen int) ([]convPlan, []tur
 			for range batch {
 				p := promptPlan{isl: distISL, prefix: -1}
 				if dist == nil {
-					p.isl = PositiveNormalInt(lengths, float64(opts.InputTokensMean), opts.InputTokensStddev)
+					p.isl = sample.PositiveNormalInt(lengths, float64(opts.InputTokensMean), opts.InputTokensStddev)
 				}
 				p.start = offsets.IntN(corpusLen)
 				if prefixOn && j == 0 {
@@ -220,7 +221,7 @@ func plan(cfg Config, opts sdk.DatasetOptions, corpusLen int) ([]convPlan, []tur
 				osl := distOSL
 				t.maxTokens = &osl
 			} else if opts.OutputTokensMean > 0 {
-				osl := PositiveNormalInt(outputs, float64(opts.OutputTokensMean), opts.OutputTokensStddev)
+				osl := sample.PositiveNormalInt(outputs, float64(opts.OutputTokensMean), opts.OutputTokensStddev)
 				t.maxTokens = &osl
 			}
 			if j > 0 {

@@ -9,6 +9,7 @@ import (
 	"testing"
 
 	sdk "github.com/aiperf-go/aiperf/plugin-sdk"
+	"github.com/aiperf-go/aiperf/plugins/builtin/dataset/internal/sample"
 	"github.com/aiperf-go/aiperf/plugins/builtin/tokenizer/tiktoken"
 )
 
@@ -214,18 +215,18 @@ func TestComposeCancelled(t *testing.T) {
 }
 
 func TestPositiveNormalInt(t *testing.T) {
-	r := NewStream(1, "t")
+	r := sample.NewStream(1, "t")
 	cases := []struct {
 		mean, sd float64
 		want     int
 	}{{550, 0, 550}, {0, 0, 1}, {2.5, 0, 2}, {3.5, 0, 4}, {-4, 0, 1}}
 	for _, c := range cases {
-		if got := PositiveNormalInt(r, c.mean, c.sd); got != c.want {
-			t.Errorf("PositiveNormalInt(%v, %v) = %d, want %d", c.mean, c.sd, got, c.want)
+		if got := sample.PositiveNormalInt(r, c.mean, c.sd); got != c.want {
+			t.Errorf("sample.PositiveNormalInt(%v, %v) = %d, want %d", c.mean, c.sd, got, c.want)
 		}
 	}
 	for range 1000 {
-		if got := PositiveNormalInt(r, 1, 50); got < 1 {
+		if got := sample.PositiveNormalInt(r, 1, 50); got < 1 {
 			t.Fatalf("got %d, want >= 1", got)
 		}
 	}

@@ -23,6 +23,7 @@ import (
 	"sync"
 
 	sdk "github.com/aiperf-go/aiperf/plugin-sdk"
+	"github.com/aiperf-go/aiperf/plugins/builtin/dataset/internal/sample"
 	"github.com/aiperf-go/aiperf/plugins/builtin/dataset/synthetic"
 )
 
@@ -167,26 +168,26 @@ func (c *Composer) plan(opts sdk.DatasetOptions, corpusLen int) ([]entry, []prom
 	passageTokens := newDist(c.Config.PassageTokensMean, c.Config.PassageTokensStddev, DefaultPassageTokens)
 	queryTokens := newDist(c.Config.QueryTokensMean, c.Config.QueryTokensStddev, DefaultQueryTokens)
 
-	counts := synthetic.NewStream(opts.RandomSeed, "dataset.rankings.passages")
-	lengths := synthetic.NewStream(opts.RandomSeed, "dataset.prompt.length")
-	offsets := synthetic.NewStream(opts.RandomSeed, "dataset.prompt.corpus")
-	outputs := synthetic.NewStream(opts.RandomSeed, "dataset.output.length")
-	sessions := synthetic.NewStream(opts.RandomSeed, "dataset.session_id")
+	counts := sample.NewStream(opts.RandomSeed, "dataset.rankings.passages")
+	lengths := sample.NewStream(opts.RandomSeed, "dataset.prompt.length")
+	offsets := sample.NewStream(opts.RandomSeed, "dataset.prompt.corpus")
+	outputs := sample.NewStream(opts.RandomSeed, "dataset.output.length")
+	sessions := sample.NewStream(opts.RandomSeed, "dataset.session_id")
 	draw := func(d dist) prompt {
-		return prompt{isl: synthetic.PositiveNormalInt(lengths, d.mean, d.stddev), start: offsets.IntN(corpusLen)}
+		return prompt{isl: sample.PositiveNormalInt(lengths, d.mean, d.stddev), start: offsets.IntN(corpusLen)}
 	}
 
 	entries := make([]entry, opts.NumEntries)
 	var prompts []prompt
 	for i := range entries {
-		e := entry{sessionID: synthetic.NewUUID(sessions), first: len(prompts)}
-		e.numPassages = synthetic.PositiveNormalInt(counts, passages.mean, passages.stddev)
+		e := entry{sessionID: sample.NewUUID(sessions), first: len(prompts)}
+		e.numPassages = sample.PositiveNormalInt(counts, passages.mean, passages.stddev)
 		prompts = append(prompts, draw(queryTokens))
 		for range e.numPassages {
 			prompts = append(prompts, draw(passageTokens))
 		}
 		if opts.OutputTokensMean > 0 {
-			osl := synthetic.PositiveNormalInt(outputs, float64(opts.OutputTokensMean), opts.OutputTokensStddev)
+			osl := sample.PositiveNormalInt(outputs, float64(opts.OutputTokensMean), opts.OutputTokensStddev)
 			e.maxTokens = &osl
 		}
 		entries[i] = e

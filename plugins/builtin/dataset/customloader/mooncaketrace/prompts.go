@@ -8,6 +8,7 @@ import (
 	"strings"
 
 	sdk "github.com/aiperf-go/aiperf/plugin-sdk"
+	"github.com/aiperf-go/aiperf/plugins/builtin/dataset/internal/sample"
 	"github.com/aiperf-go/aiperf/plugins/builtin/dataset/synthetic"
 )
 
@@ -38,7 +39,7 @@ type prompts struct {
 func newPrompts(tok sdk.Tokenizer, al *alignment, blockSize int, seed int64, warn func(string)) *prompts {
 	return &prompts{
 		tok: tok, al: al, blockSize: blockSize, warn: warn,
-		rng:    synthetic.NewStream(seed, "dataset.prompt.corpus"),
+		rng:    sample.NewStream(seed, "dataset.prompt.corpus"),
 		blocks: map[int]*block{},
 		cache:  map[string]string{},
 	}

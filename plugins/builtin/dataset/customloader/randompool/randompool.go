@@ -62,7 +62,7 @@ import (
 	"github.com/aiperf-go/aiperf/plugins/builtin/dataset/customloader/internal/jsonl"
 	"github.com/aiperf-go/aiperf/plugins/builtin/dataset/customloader/internal/sessions"
 	"github.com/aiperf-go/aiperf/plugins/builtin/dataset/customloader/internal/turnfields"
-	"github.com/aiperf-go/aiperf/plugins/builtin/dataset/synthetic"
+	"github.com/aiperf-go/aiperf/plugins/builtin/dataset/internal/sample"
 )
 
 // Name is the loader's registry name (--custom-dataset-type random_pool).
@@ -364,7 +364,7 @@ func (l *Loader) load(ctx context.Context, path string, opts sdk.DatasetOptions)
 	if n <= 0 {
 		n = DefaultConversations
 	}
-	rng := synthetic.NewStream(opts.RandomSeed, "dataset.loader.random_pool")
+	rng := sample.NewStream(opts.RandomSeed, "dataset.loader.random_pool")
 	var turns []sdk.Turn
 	sizes := l.batchSizes()
 	if batchingRequested(pools, sizes) {

@@ -4,10 +4,10 @@
 package sessions
 
 import (
+	"github.com/aiperf-go/aiperf/plugins/builtin/dataset/internal/sample"
 	"math/rand/v2"
 
 	sdk "github.com/aiperf-go/aiperf/plugin-sdk"
-	"github.com/aiperf-go/aiperf/plugins/builtin/dataset/synthetic"
 )
 
 // Grouper accumulates conversations. The zero value is not usable; call New.
@@ -19,7 +19,7 @@ type Grouper struct {
 
 // New returns a grouper whose generated session ids derive from seed.
 func New(seed int64) *Grouper {
-	return &Grouper{index: map[string]int{}, ids: synthetic.NewStream(seed, "dataset.session_id")}
+	return &Grouper{index: map[string]int{}, ids: sample.NewStream(seed, "dataset.session_id")}
 }
 
 // Add appends turns to the conversation of sessionID, creating it on first
@@ -28,7 +28,7 @@ func (g *Grouper) Add(sessionID string, turns ...sdk.Turn) {
 	if sessionID == "" {
 		// Random v4 UUIDs do not collide with each other or, in practice,
 		// with named sessions, so they need no index entry.
-		g.convs = append(g.convs, sdk.Conversation{SessionID: synthetic.NewUUID(g.ids), Turns: turns})
+		g.convs = append(g.convs, sdk.Conversation{SessionID: sample.NewUUID(g.ids), Turns: turns})
 		return
 	}
 	if i, ok := g.index[sessionID]; ok {

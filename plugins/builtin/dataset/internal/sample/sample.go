@@ -1,4 +1,7 @@
-package synthetic
+// Package sample holds the seeded random draws every dataset builder
+// shares: one independent stream per concern (AIPerf's rng.derive names),
+// AIPerf's truncated normal samples, and UUIDs drawn from a stream.
+package sample
 
 import (
 	"hash/fnv"
@@ -17,6 +20,17 @@ func NewStream(seed int64, name string) *rand.Rand {
 	return rand.New(rand.NewPCG(uint64(seed), h.Sum64()))
 }
 
+// Normal is AIPerf's sample_normal: a normal sample at or above lower by
+// rejection, the clamped mean if every draw is rejected.
+func Normal(r *rand.Rand, mean, stddev, lower float64) float64 {
+	for range maxRejections {
+		if x := r.NormFloat64()*stddev + mean; x >= lower {
+			return x
+		}
+	}
+	return math.Max(lower, mean)
+}
+
 // PositiveNormalInt is AIPerf's sample_positive_normal_integer: the rounded
 // mean when stddev <= 0, else ceil of a normal sample truncated at 0; never
 // below 1.
@@ -24,14 +38,7 @@ func PositiveNormalInt(r *rand.Rand, mean, stddev float64) int {
 	if stddev <= 0 {
 		return max(1, int(math.RoundToEven(mean)))
 	}
-	v := math.Max(0, mean) // fallback when every draw is rejected
-	for range maxRejections {
-		if x := r.NormFloat64()*stddev + mean; x >= 0 {
-			v = x
-			break
-		}
-	}
-	return max(1, int(math.Ceil(v)))
+	return max(1, int(math.Ceil(Normal(r, mean, stddev, 0))))
 }
 
 // NewUUID draws a version 4 UUID from r.
