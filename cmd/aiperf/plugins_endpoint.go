@@ -34,16 +34,11 @@ func (v pluginsView) endpointDetails(e *registry.Entry, line func(label, value s
 		"video": md.ProducesVideos}))
 	line("Transport", switches(map[string]bool{"multipart form": md.RequiresFormData, "polled job": md.RequiresPolling}))
 	line("Title", md.MetricsTitle)
-	modes := []bool{false}
+	decl := v.builtinMetrics()
+	plain := applicable(decl, md, false)
+	line("Metrics", tagList(decl, plain, nil))
 	if md.SupportsStreaming {
-		modes = append(modes, true)
-	}
-	for _, streaming := range modes {
-		label := "Metrics"
-		if md.SupportsStreaming {
-			label = map[bool]string{false: "Metrics", true: "+ streaming"}[streaming]
-		}
-		line(label, strings.Join(v.applicable(md, streaming, !streaming), ", "))
+		line("+ streaming", tagList(decl, applicable(decl, md, true), plain))
 	}
 }
 
@@ -71,10 +66,8 @@ func switches(on map[string]bool) string {
 	return strings.Join(out, ", ")
 }
 
-// applicable lists the record metrics of the built-in record processors
-// that apply to a run of this endpoint; with all false, only those a
-// streaming run adds to a non-streaming one.
-func (v pluginsView) applicable(md sdk.EndpointMetadata, streaming, all bool) []string {
+// builtinMetrics are the metrics the built-in record processors declare.
+func (v pluginsView) builtinMetrics() []metrics.Declared {
 	var decl []metrics.Declared
 	for _, name := range v.reg.Names(sdk.CategoryRecordProcessor) {
 		e, err := v.reg.Resolve(sdk.CategoryRecordProcessor, name)
@@ -87,34 +80,38 @@ func (v pluginsView) applicable(md sdk.EndpointMetadata, streaming, all bool) []
 			}
 		}
 	}
-	applies := func(streaming bool) map[string]bool {
-		cat, err := metrics.NewCatalog(decl, sdk.RunInfo{Endpoint: md, Streaming: streaming})
-		out := map[string]bool{}
-		if err != nil {
-			return out
-		}
-		for _, s := range cat.Specs() {
-			if cat.Applies(s.Tag) && !s.Flags.HasAny(sdk.FlagInternal|sdk.FlagExperimental|sdk.FlagHTTPTraceOnly) {
-				out[s.Tag] = true
-			}
-		}
+	return decl
+}
+
+// applicable is the set of declared metrics a run of this endpoint reports
+// (internal, experimental and HTTP trace metrics left out: every run has
+// the last).
+func applicable(decl []metrics.Declared, md sdk.EndpointMetadata, streaming bool) map[string]bool {
+	out := map[string]bool{}
+	cat, err := metrics.NewCatalog(decl, sdk.RunInfo{Endpoint: md, Streaming: streaming})
+	if err != nil {
 		return out
 	}
-	now := applies(streaming)
-	var base map[string]bool
-	if !all {
-		base = applies(false)
+	for _, s := range cat.Specs() {
+		if cat.Applies(s.Tag) && !s.Flags.HasAny(sdk.FlagInternal|sdk.FlagExperimental|sdk.FlagHTTPTraceOnly) {
+			out[s.Tag] = true
+		}
 	}
+	return out
+}
+
+// tagList lists, in declaration order, the tags in set and not in except.
+func tagList(decl []metrics.Declared, set, except map[string]bool) string {
 	var tags []string
 	for _, d := range decl {
 		for _, s := range d.Specs {
-			if now[s.Tag] && !base[s.Tag] {
+			if set[s.Tag] && !except[s.Tag] {
 				tags = append(tags, s.Tag)
 			}
 		}
 	}
 	if len(tags) == 0 {
-		return []string{"none"}
+		return "none"
 	}
-	return tags
+	return strings.Join(tags, ", ")
 }
