@@ -10,7 +10,7 @@ import (
 	"os"
 
 	sdk "github.com/aiperf-go/aiperf/plugin-sdk"
-	"github.com/aiperf-go/aiperf/plugins/builtin/tokenizer/hfhub"
+	"github.com/aiperf-go/aiperf/plugins/builtin/internal/hfhub"
 	"github.com/daulet/tokenizers"
 )
 

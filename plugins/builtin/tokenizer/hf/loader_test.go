@@ -15,7 +15,7 @@ import (
 	"testing"
 
 	sdk "github.com/aiperf-go/aiperf/plugin-sdk"
-	"github.com/aiperf-go/aiperf/plugins/builtin/tokenizer/hfhub"
+	"github.com/aiperf-go/aiperf/plugins/builtin/internal/hfhub"
 )
 
 // wordLevelJSON is a minimal valid tokenizer.json: whitespace split, a

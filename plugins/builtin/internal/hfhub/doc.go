@@ -1,6 +1,9 @@
-// Package hfhub turns a tokenizer name into the path of a local
-// tokenizer.json, following Hugging Face hub conventions, in pure Go (no cgo,
-// no Python). Tokenizer implementations load the file it returns.
+// Package hfhub fetches files of Hugging Face hub repos into the cache
+// huggingface_hub uses, in pure Go (no cgo, no Python): Resolve turns a
+// tokenizer name into the path of a local tokenizer.json (the hf tokenizer
+// loads it), and Fetch, Download and ListTree serve any file of a model or
+// dataset repo (the public datasets), streamed to disk and checked
+// (SHA-256, the caller's format check) before it gets its name.
 //
 // # What a name can be
 //
@@ -40,6 +43,18 @@
 // redirect that leaves the endpoint's scheme://host:port. The commit comes
 // from the X-Repo-Commit header (falling back to the revision name). The body
 // must be JSON with a "model" object before it is published.
+//
+// # Dataset files
+//
+// A dataset repo's folder is datasets--org--name; a file is served by
+// {endpoint}/datasets/{repo}/resolve/{revision}/{file} and a folder listed
+// by {endpoint}/api/datasets/{repo}/tree/{revision}/{folder} (both escaped
+// whole, pages followed by their Link rel="next"). Download streams a file
+// through a temp file in blobs/ into snapshots/<commit>/<file>, hashing it
+// against the listing's lfs.oid or the hub's X-Linked-Etag; WriteRef then
+// names the commit in refs/<revision>, once every file a caller needs is
+// there. Errors name the URL and the cache path; offline misses name the
+// path looked for.
 //
 // # Environment (OptionsFromEnv)
 //

@@ -99,5 +99,5 @@ func isCommitHash(rev string) bool {
 
 // repoFolderName is huggingface_hub's repo_folder_name for a model repo.
 func repoFolderName(repoID string) string {
-	return "models--" + strings.ReplaceAll(repoID, "/", "--")
+	return ModelRepo(repoID).FolderName()
 }

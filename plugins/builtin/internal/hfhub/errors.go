@@ -2,8 +2,9 @@ package hfhub
 
 import "errors"
 
-// Error kinds, for errors.Is. The messages of the errors Resolve returns say
-// what went wrong and what to do; these only classify them.
+// Error kinds, for errors.Is. The messages of the errors Resolve, Fetch,
+// Download and ListTree return say what went wrong and what to do; these
+// only classify them (the kind texts predate the dataset files).
 var (
 	// ErrNotExist: a local path, or a local directory's tokenizer.json, is missing.
 	ErrNotExist = errors.New("tokenizer file does not exist")
@@ -19,6 +20,9 @@ var (
 	ErrNotTokenizer = errors.New("not a tokenizer.json")
 	// ErrDownload: the download failed (network, HTTP status, cache write).
 	ErrDownload = errors.New("tokenizer download failed")
+	// ErrCorrupt: a downloaded file failed its checks (checksum, format)
+	// and was not published.
+	ErrCorrupt = errors.New("downloaded file failed verification")
 )
 
 // hubError carries a complete user-facing message, its kind and, when there
