@@ -1,6 +1,9 @@
 package sdk
 
-import "context"
+import (
+	"context"
+	"encoding/json"
+)
 
 // Turn is one user message of a conversation, before endpoint formatting.
 type Turn struct {
@@ -35,6 +38,19 @@ type Turn struct {
 	DelayMs *float64 `json:"delay,omitempty"`
 	// TimestampMs is an absolute send offset for trace replay.
 	TimestampMs *float64 `json:"timestamp,omitempty"`
+	// RawMessages is a complete message array (a JSON array of objects with
+	// a "role") sent verbatim in place of this turn's rendered message and
+	// of the conversation's history: the turn carries its own context
+	// (mooncake "messages" records; AIPerf's raw_messages under
+	// message_array_with_responses). Only endpoints with
+	// EndpointMetadata.SendsRawMessages accept it.
+	RawMessages json.RawMessage `json:"raw_messages,omitempty"`
+	// RawTools is a JSON array of tool definitions sent as the body's
+	// "tools" with RawMessages.
+	RawTools json.RawMessage `json:"raw_tools,omitempty"`
+	// RawPayload is a complete request body (a JSON object) sent as is,
+	// bypassing the endpoint's formatting (mooncake "payload" records).
+	RawPayload json.RawMessage `json:"raw_payload,omitempty"`
 }
 
 // TextGroup is a named list of texts of a turn.
@@ -68,6 +84,11 @@ func (c *Conversation) IsTrace() bool {
 type Conversation struct {
 	SessionID string `json:"session_id"`
 	Turns     []Turn `json:"turns"`
+	// SystemMessage and UserContextMessage reach every request of the
+	// conversation through RequestInfo (AIPerf's Conversation fields of the
+	// same names); "" for none.
+	SystemMessage      string `json:"system_message,omitempty"`
+	UserContextMessage string `json:"user_context_message,omitempty"`
 }
 
 // DatasetOptions are the dataset settings every composer and loader may

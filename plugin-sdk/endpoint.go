@@ -27,6 +27,16 @@ type EndpointMetadata struct {
 	// RequiresFormData sends the payload (a JSON object) as
 	// multipart/form-data, one field per key in order.
 	RequiresFormData bool `json:"requires_form_data,omitempty" yaml:"requires_form_data"`
+	// ConsumesSystemMessage says the endpoint sends RequestInfo's
+	// SystemMessage and UserContextMessage on the wire (AIPerf's
+	// consumes_system_message): --system-prompt and
+	// --shared-system-prompt-length are refused on the others, where the
+	// text would silently never be sent.
+	ConsumesSystemMessage bool `json:"consumes_system_message,omitempty" yaml:"consumes_system_message"`
+	// SendsRawMessages says the endpoint sends a turn's RawMessages (and
+	// RawTools) verbatim in place of a rendered message; datasets with such
+	// turns (mooncake "messages") are refused on the others.
+	SendsRawMessages bool `json:"sends_raw_messages,omitempty" yaml:"sends_raw_messages"`
 }
 
 // RequestInfo is what an endpoint needs to format one request body.
@@ -43,6 +53,15 @@ type RequestInfo struct {
 	IncludeUsage bool
 	// ExtraInputs is --extra-inputs, merged into the body last (per-turn Extra after it).
 	ExtraInputs map[string]any
+	// SystemMessage is the conversation's system prompt (--system-prompt,
+	// --shared-system-prompt-length), sent ahead of every turn of the
+	// conversation where the API puts one (a leading system message, the
+	// Responses "instructions", the Anthropic "system"); "" for none.
+	SystemMessage string
+	// UserContextMessage is the conversation's own context
+	// (--user-context-prompt-length), sent as a user message after the
+	// system message and before the turns; "" for none.
+	UserContextMessage string
 }
 
 // InputExtractor is implemented by endpoints whose request bodies the

@@ -48,9 +48,7 @@ var nonTextOutputTags = map[string][]string{
 var serverTags = []string{"usage_reasoning_tokens", "total_usage_reasoning_tokens"}
 
 // unsupportedFlags are AIPerf flags a capture used that we do not have yet.
-var unsupportedFlags = map[string]string{
-	"--system-prompt": "no system prompt flag yet",
-}
+var unsupportedFlags = map[string]string{}
 
 // captureArgs turns a capture's AIPerf command into ours: the mock's URL,
 // the builtin tokenizer, inputs from the checked-in copies.

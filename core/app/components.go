@@ -43,6 +43,12 @@ func NewRunInfo(h *Host, ep sdk.Endpoint, s *Settings) (sdk.RunInfo, error) {
 	info := h.Run()
 	info.Endpoint = ep.Metadata()
 	info.Streaming = s.Streaming && info.Endpoint.SupportsStreaming
+	if len(s.SystemMessageFlags) > 0 && !info.Endpoint.ConsumesSystemMessage {
+		// AIPerf's validate_system_prompt_compatibility: the text would never
+		// reach the wire, so the run would measure something else.
+		return info, fmt.Errorf("%s: endpoint type %q sends no system message or user context (its metadata has no consumes_system_message), so the text would never reach the wire; use an endpoint type that does, such as chat, responses, messages or chat_embeddings",
+			strings.Join(s.SystemMessageFlags, ", "), s.Plugins.Names[sdk.CategoryEndpoint])
+	}
 	if strings.TrimSpace(s.Goodput) != "" {
 		slos, err := metrics.ParseGoodput(s.Goodput)
 		if err != nil {

@@ -44,6 +44,8 @@ func FromConfig(cfg *config.RunConfig, serviceKind string, args []string) (*Sett
 		ExtraInputs:          cfg.ExtraInputs(),
 		Timeout:              time.Duration(cfg.RequestTimeoutSeconds * float64(time.Second)),
 		LegacyMaxToks:        cfg.UseLegacyMaxTokens,
+		SystemPrompt:         cfg.ResolvedSystemPrompt,
+		SystemMessageFlags:   systemMessageFlags(cfg),
 		Profiling:            cfg.Profiling(),
 		Warmup:               warmup(cfg),
 		FixedSchedule:        cfg.FixedSchedule(),
@@ -146,4 +148,23 @@ func videoPollInterval(v string) (time.Duration, error) {
 		return 0, fmt.Errorf("%s=%q: want seconds between 0.001 and 10", EnvVideoPollInterval, v)
 	}
 	return time.Duration(s * float64(time.Second)), nil
+}
+
+// systemMessageFlags lists the given flags whose text goes in a
+// conversation's system prompt or user context.
+func systemMessageFlags(cfg *config.RunConfig) []string {
+	var out []string
+	if cfg.SystemPrompt != "" {
+		out = append(out, "--system-prompt")
+	}
+	if cfg.SystemPromptFile != "" {
+		out = append(out, "--system-prompt-file")
+	}
+	if cfg.SharedSystemPromptLength != nil {
+		out = append(out, "--shared-system-prompt-length")
+	}
+	if cfg.UserContextPromptLength != nil {
+		out = append(out, "--user-context-prompt-length")
+	}
+	return out
 }

@@ -73,6 +73,7 @@ func (r *Runner) Run(ctx context.Context) (*Outcome, error) {
 	if err != nil {
 		return nil, fmt.Errorf("compose dataset: %w", err)
 	}
+	addSystemPrompt(convs, s.SystemPrompt)
 	if s.FixedSchedule {
 		// Trace replay sends entries in time order, each at its offset (the
 		// selection picked the sequential sampler).
@@ -540,3 +541,23 @@ func tokenSource(s *Settings) records.TokenSource {
 	}
 	return records.ClientTokenizer
 }
+
+// addSystemPrompt puts --system-prompt before every conversation's own
+// system message (AIPerf's _inject_custom_system_prompt): the same text for
+// every dataset, synthetic, file or public.
+func addSystemPrompt(convs []sdk.Conversation, prompt string) {
+	if prompt == "" {
+		return
+	}
+	for i := range convs {
+		if own := convs[i].SystemMessage; own != "" {
+			convs[i].SystemMessage = prompt + systemPromptJoin + own
+		} else {
+			convs[i].SystemMessage = prompt
+		}
+	}
+}
+
+// systemPromptJoin separates --system-prompt from a dataset's own system
+// message (AIPerf's SYSTEM_PROMPT_JOIN_SEP).
+const systemPromptJoin = "\n\n"

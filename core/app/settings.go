@@ -21,6 +21,12 @@ type Settings struct {
 	ExtraInputs    map[string]any
 	Timeout        time.Duration
 	LegacyMaxToks  bool
+	// SystemPrompt is the verbatim --system-prompt (or the file's text),
+	// put before every conversation's own system message; "" for none.
+	SystemPrompt string
+	// SystemMessageFlags are the flags given that fill a conversation's
+	// system prompt or user context: the endpoint must send them.
+	SystemMessageFlags []string
 
 	// Profiling and Warmup (nil when there is none) are the phases, with
 	// AIPerf's defaults and warmup inheritance applied.

@@ -165,6 +165,13 @@ func (c *RunConfig) datasetSection() map[string]any {
 	if c.RandomSeed != nil {
 		d["random_seed"] = *c.RandomSeed
 	}
+	// AIPerf keeps these on every dataset type (SystemPromptMixin).
+	if c.SystemPrompt != "" {
+		d["system_prompt"] = c.SystemPrompt
+	}
+	if c.SystemPromptFile != "" {
+		d["system_prompt_file"] = c.SystemPromptFile
+	}
 	osl := c.oslSection()
 	if file {
 		if osl != nil {

@@ -212,6 +212,8 @@ const (
 	keyPrefixLength          = "prompt_prefix_length"
 	keySharedSystemLength    = "prompt_prefix_shared_system_length"
 	keyUserContextLength     = "prompt_prefix_user_context_length"
+	keySystemPrompt          = "system_prompt"
+	keySystemPromptFile      = "system_prompt_file"
 	keyRankingsPassagesMean  = "rankings_passages_mean"
 	keyRankingsPassagesSD    = "rankings_passages_stddev"
 	keyRankingsPassageTokens = "rankings_passages_prompt_token_mean"
@@ -394,9 +396,13 @@ var options = []*option{
 	{key: keyPrefixLength, names: []string{"prompt-prefix-length", "prefix-prompt-length"}, group: GroupPrefixPrompt, kind: kindInt, defHelp: "0",
 		usage: "The number of tokens in each prefix prompt. This is only used if `--num-prefix-prompts` is greater than zero. The prefix is prepended to the first turn of each conversation on top of its --isl tokens (prefix and prompt are joined at the token level, so the prompt is exactly prefix length + ISL tokens). Mutually exclusive with `--shared-system-prompt-length`/`--user-context-prompt-length`."},
 	{key: keySharedSystemLength, names: []string{"shared-system-prompt-length"}, group: GroupPrefixPrompt, kind: kindInt,
-		usage: "Length of shared system prompt in tokens. Not supported yet (accepted for AIPerf compatibility and rejected). Mutually exclusive with `--prefix-prompt-length`/`--prefix-prompt-pool-size`."},
+		usage: "Length of shared system prompt in tokens. This prompt is identical across all sessions and appears as a system message (exact length under the run's tokenizer; synthetic datasets only). Mutually exclusive with `--prefix-prompt-length`/`--prefix-prompt-pool-size`."},
 	{key: keyUserContextLength, names: []string{"user-context-prompt-length"}, group: GroupPrefixPrompt, kind: kindInt,
-		usage: "Length of per-session user context prompt in tokens. Not supported yet (accepted for AIPerf compatibility and rejected). Mutually exclusive with --prefix-prompt-length/--prefix-prompt-pool-size."},
+		usage: "Length of per-session user context prompt in tokens. Each dataset entry gets a unique user context prompt, sent as a user message after the system message and before the turns (synthetic datasets only). Mutually exclusive with --prefix-prompt-length/--prefix-prompt-pool-size."},
+	{key: keySystemPrompt, names: []string{"system-prompt"}, group: GroupPrefixPrompt, kind: kindString,
+		usage: "Verbatim system prompt text, identical across every conversation. Sent as a system-role message ahead of all turns. Works with both synthetic and file/public datasets; when the dataset already carries its own system message, this text is prepended to it. Tokens are additive: `--isl` continues to size the generated user prompt only. Mutually exclusive with `--system-prompt-file`, `--shared-system-prompt-length`, and `--num-prefix-prompts`/`--prefix-prompt-length`."},
+	{key: keySystemPromptFile, names: []string{"system-prompt-file"}, group: GroupPrefixPrompt, kind: kindString,
+		usage: "Path to a UTF-8 text file holding the verbatim system prompt. Preferred over `--system-prompt` for real production prompts, which are long enough that shell quoting mangles them. Read once at startup, so a missing or unreadable file fails immediately rather than mid-run. Mutually exclusive with `--system-prompt`, `--shared-system-prompt-length`, and `--num-prefix-prompts`/`--prefix-prompt-length`."},
 
 	// Rankings
 	{key: keyRankingsPassagesMean, names: []string{"rankings-passages-mean"}, group: GroupRankings, kind: kindInt, defHelp: "10",

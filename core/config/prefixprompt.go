@@ -7,9 +7,11 @@ import (
 	"errors"
 	"fmt"
 	"math"
+	"os"
 	"regexp"
 	"strconv"
 	"strings"
+	"unicode/utf8"
 )
 
 // SeqDistPair is one (ISL, OSL) pair of --seq-dist: means, optional
@@ -277,19 +279,10 @@ func (c *RunConfig) validatePrefixPrompts(add adder) {
 	}
 	pool := c.PrefixPromptPoolSize != nil || c.PrefixPromptLength != nil
 	system := c.SharedSystemPromptLength != nil || c.UserContextPromptLength != nil
-	switch {
-	case pool && system:
+	if pool && system {
 		add("pool_size/length and shared_system_length/user_context_length are mutually exclusive (--num-prefix-prompts/--prefix-prompt-length cannot be combined with --shared-system-prompt-length/--user-context-prompt-length)")
-	case system:
-		var given []string
-		if c.SharedSystemPromptLength != nil {
-			given = append(given, "--shared-system-prompt-length")
-		}
-		if c.UserContextPromptLength != nil {
-			given = append(given, "--user-context-prompt-length")
-		}
-		add("%s is not supported yet (it needs a system message in the request contract); use --num-prefix-prompts with --prefix-prompt-length for shared prefixes", strings.Join(given, ", "))
 	}
+	c.validateSystemPrompt(add, pool)
 	if l := c.PrefixPromptLength; l != nil && *l > 0 && c.PrefixPromptPoolSize == nil && c.InputFile == "" {
 		add("%s requires --num-prefix-prompts (the pool the prefixes are drawn from)", flagPrefixLength)
 	}
@@ -333,6 +326,8 @@ func (c *RunConfig) PrefixPromptSettings() map[string]any {
 	}
 	putInt(m, "prefix_prompt_pool_size", c.PrefixPromptPoolSize)
 	putInt(m, "prefix_prompt_length", c.PrefixPromptLength)
+	putInt(m, "shared_system_prompt_length", c.SharedSystemPromptLength)
+	putInt(m, "user_context_prompt_length", c.UserContextPromptLength)
 	return m
 }
 
@@ -359,5 +354,46 @@ func (c *RunConfig) addPrefixPromptSections(d, prompts map[string]any) {
 	setInt(pp, "user_context_length", c.UserContextPromptLength)
 	if len(pp) > 0 {
 		d["prefix_prompts"] = pp
+	}
+}
+
+// validateSystemPrompt applies AIPerf's SystemPromptMixin and
+// validate_system_prompt_compatibility rules to --system-prompt and
+// --system-prompt-file, and reads the file once (a startup error, never a
+// mid-run one). The endpoint rule (the text must reach the wire) needs the
+// endpoint's metadata and is checked where the run is assembled.
+func (c *RunConfig) validateSystemPrompt(add adder, pool bool) {
+	c.ResolvedSystemPrompt = ""
+	switch {
+	case c.SystemPrompt == "" && c.SystemPromptFile == "":
+		return
+	case c.SystemPrompt != "" && c.SystemPromptFile != "":
+		add("--system-prompt and --system-prompt-file are mutually exclusive; set exactly one")
+		return
+	case c.SharedSystemPromptLength != nil:
+		add("--system-prompt/--system-prompt-file and --shared-system-prompt-length are mutually exclusive: both fill the system message. Use the first for verbatim text, the second for synthetic filler of a target token length")
+		return
+	case pool:
+		add("--system-prompt/--system-prompt-file and --num-prefix-prompts/--prefix-prompt-length are mutually exclusive, matching --shared-system-prompt-length, which fills the same system-message slot")
+		return
+	}
+	if c.SystemPrompt != "" {
+		if strings.TrimSpace(c.SystemPrompt) == "" {
+			add("--system-prompt is empty or whitespace-only; omit the option to run without a system prompt")
+			return
+		}
+		c.ResolvedSystemPrompt = c.SystemPrompt
+		return
+	}
+	b, err := os.ReadFile(c.SystemPromptFile)
+	switch {
+	case err != nil:
+		add("--system-prompt-file %s could not be read: %v", c.SystemPromptFile, err)
+	case !utf8.Valid(b):
+		add("--system-prompt-file %s is not UTF-8 text", c.SystemPromptFile)
+	case strings.TrimSpace(string(b)) == "":
+		add("--system-prompt-file %s is empty or whitespace-only; omit the option to run without a system prompt", c.SystemPromptFile)
+	default:
+		c.ResolvedSystemPrompt = string(b)
 	}
 }

@@ -78,8 +78,16 @@ func TestValidatePrefixPrompts(t *testing.T) {
 			"--prompt-prefix-length/--prefix-prompt-length requires --num-prefix-prompts (the pool the prefixes are drawn from)"},
 		{"exclusive", []string{"--num-prefix-prompts", "2", "--prefix-prompt-length", "4", "--shared-system-prompt-length", "5"},
 			"pool_size/length and shared_system_length/user_context_length are mutually exclusive (--num-prefix-prompts/--prefix-prompt-length cannot be combined with --shared-system-prompt-length/--user-context-prompt-length)"},
-		{"shared system", []string{"--shared-system-prompt-length", "5", "--user-context-prompt-length", "3"},
-			"--shared-system-prompt-length, --user-context-prompt-length is not supported yet (it needs a system message in the request contract); use --num-prefix-prompts with --prefix-prompt-length for shared prefixes"},
+		{"two system prompts", []string{"--system-prompt", "be brief", "--system-prompt-file", dataset},
+			"--system-prompt and --system-prompt-file are mutually exclusive; set exactly one"},
+		{"system prompt and shared length", []string{"--system-prompt", "be brief", "--shared-system-prompt-length", "5"},
+			"--system-prompt/--system-prompt-file and --shared-system-prompt-length are mutually exclusive: both fill the system message. Use the first for verbatim text, the second for synthetic filler of a target token length"},
+		{"system prompt and pool", []string{"--system-prompt-file", dataset, "--num-prefix-prompts", "2", "--prefix-prompt-length", "4"},
+			"--system-prompt/--system-prompt-file and --num-prefix-prompts/--prefix-prompt-length are mutually exclusive, matching --shared-system-prompt-length, which fills the same system-message slot"},
+		{"blank system prompt", []string{"--system-prompt", "  \n"},
+			"--system-prompt is empty or whitespace-only; omit the option to run without a system prompt"},
+		{"missing system prompt file", []string{"--system-prompt-file", "/nonexistent/sys.txt"},
+			"--system-prompt-file /nonexistent/sys.txt could not be read: open /nonexistent/sys.txt: no such file or directory"},
 		{"system bound", []string{"--user-context-prompt-length", "0"}, "--user-context-prompt-length must be >= 1 (got 0)"},
 		{"input file", []string{"--input-file", dataset, "--seq-dist", "8,8:100", "--num-prefix-prompts", "2", "--prefix-prompt-length", "4"},
 			"--prompt-prefix-length/--prefix-prompt-length, --prompt-prefix-pool-size/--prefix-prompt-pool-size, --seq-dist/--sequence-distribution is only supported with synthetic datasets; remove --input-file (use a synthetic dataset) to apply synthetic-only prompt shaping (ISL, prefix prompts, multimodal generation, multi-turn conversation, etc)"},
@@ -103,6 +111,58 @@ func TestValidatePrefixPrompts(t *testing.T) {
 	cfg, _ := load(t, nil, "-m", "m", "--sequence-distribution", "[(8,4):50,(16|2,8|1):50]", "--prompt-prefix-pool-size", "3", "--prefix-prompt-length", "6")
 	if err := cfg.Validate(testChoices); err != nil {
 		t.Errorf("valid flags: %v", err)
+	}
+}
+
+// The system prompt flags resolve to the text every conversation gets; the
+// two lengths reach the synthetic composer's settings.
+func TestSystemPromptResolution(t *testing.T) {
+	file := filepath.Join(t.TempDir(), "sys.txt")
+	if err := os.WriteFile(file, []byte("You are terse.\nAnswer in one line."), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	for _, tt := range []struct {
+		args []string
+		want string
+	}{
+		{[]string{"--system-prompt", "be brief"}, "be brief"},
+		{[]string{"--system-prompt-file", file}, "You are terse.\nAnswer in one line."},
+		{nil, ""},
+	} {
+		cfg, _ := load(t, nil, append([]string{"-m", "m"}, tt.args...)...)
+		if err := cfg.Validate(testChoices); err != nil {
+			t.Fatalf("%v: %v", tt.args, err)
+		}
+		if cfg.ResolvedSystemPrompt != tt.want {
+			t.Errorf("%v: resolved %q, want %q", tt.args, cfg.ResolvedSystemPrompt, tt.want)
+		}
+	}
+	cfg, _ := load(t, nil, "-m", "m", "--shared-system-prompt-length", "5", "--user-context-prompt-length", "3")
+	if err := cfg.Validate(testChoices); err != nil {
+		t.Fatal(err)
+	}
+	got := cfg.PrefixPromptSettings()
+	if got["shared_system_prompt_length"] != 5 || got["user_context_prompt_length"] != 3 {
+		t.Errorf("settings %v", got)
+	}
+	for _, tt := range []struct {
+		args []string
+		want string
+	}{
+		{[]string{"--shared-system-prompt-length", "5", "--user-context-prompt-length", "3"}, `"prefix_prompts": {"shared_system_length": 5, "user_context_length": 3}`},
+		{[]string{"--system-prompt", "be brief"}, `"system_prompt": "be brief"`},
+	} {
+		cfg, _ := load(t, nil, append([]string{"-m", "m"}, tt.args...)...)
+		if err := cfg.Validate(testChoices); err != nil {
+			t.Fatal(err)
+		}
+		b, err := json.Marshal(cfg.InputConfig())
+		if err != nil {
+			t.Fatal(err)
+		}
+		if !strings.Contains(strings.ReplaceAll(strings.ReplaceAll(string(b), ":", ": "), ",", ", "), tt.want) {
+			t.Errorf("%v: input_config %s lacks %s", tt.args, b, tt.want)
+		}
 	}
 }
 

@@ -68,6 +68,12 @@ type RunConfig struct {
 	PrefixPromptLength       *int   `koanf:"prompt_prefix_length"`
 	SharedSystemPromptLength *int   `koanf:"prompt_prefix_shared_system_length"`
 	UserContextPromptLength  *int   `koanf:"prompt_prefix_user_context_length"`
+	// SystemPrompt and SystemPromptFile are --system-prompt and
+	// --system-prompt-file ("" unset); Validate reads the file once into
+	// ResolvedSystemPrompt, the text every conversation gets.
+	SystemPrompt         string `koanf:"system_prompt"`
+	SystemPromptFile     string `koanf:"system_prompt_file"`
+	ResolvedSystemPrompt string `koanf:"-"`
 
 	// Batches, media and rankings inputs (media.go applies AIPerf 0.13's
 	// real defaults and inclusion rules). Nil pointers, empty strings and

@@ -311,9 +311,9 @@ func (s *sender) Send(ctx context.Context, c sdk.Credit) {
 			return
 		}
 		payload := req.Payload
-		if ti > 0 {
+		if ti > 0 && !req.SelfContained() {
 			// New guarantees an endpoint for multi-turn sessions.
-			body, err := e.opts.Endpoint.FormatPayload(e.opts.Prepare.RequestInfo(req.Model, req.Turn, history))
+			body, err := e.opts.Prepare.Render(e.opts.Endpoint, req, history)
 			if err != nil {
 				s.failTurn(c, req, correlationID, fmt.Errorf("render the payload: %w", err))
 				return
@@ -342,13 +342,13 @@ func (s *sender) Send(ctx context.Context, c sdk.Credit) {
 		if !rec.Valid() || ctx.Err() != nil {
 			return // a failed turn ends the session: its history is unknown
 		}
-		if ti < len(sess.turns)-1 {
+		if ti < len(sess.turns)-1 && !sess.turns[ti+1].SelfContained() {
 			answer, err := e.answerText(rec)
 			if err != nil {
 				historyErr = fmt.Errorf("the answer of turn %d could not be parsed for the history: %w", ti, err)
 				continue
 			}
-			history = append(history, sdk.HistoryEntry{Role: roleOf(req.Turn), Text: req.InputText},
+			history = append(history, sdk.HistoryEntry{Role: roleOf(req.Turn), Text: historyText(req)},
 				sdk.HistoryEntry{Role: "assistant", Text: answer})
 		}
 	}
@@ -500,6 +500,15 @@ func (e *Engine) answerText(rec *sdk.RequestRecord) (string, error) {
 		b.WriteString(p.Text)
 	}
 	return b.String(), nil
+}
+
+// historyText is a sent turn's text as later turns repeat it: the text the
+// body carried, without the conversation's system prompt and user context.
+func historyText(req *PreparedRequest) string {
+	if req.SystemMessage == "" && req.UserContextMessage == "" {
+		return req.InputText
+	}
+	return strings.Join(req.Turn.Texts, " ")
 }
 
 func roleOf(t sdk.Turn) string {

@@ -27,6 +27,16 @@ type PreparedRequest struct {
 	// Turn is the dataset turn, kept to re-render later turns of a session
 	// with the conversation's history.
 	Turn sdk.Turn
+	// SystemMessage and UserContextMessage are the conversation's, sent with
+	// every turn.
+	SystemMessage, UserContextMessage string
+}
+
+// SelfContained reports whether the turn carries its whole request (a
+// verbatim body or message array): it is sent as prepared, never
+// re-rendered with the session's history.
+func (r *PreparedRequest) SelfContained() bool {
+	return len(r.Turn.RawPayload) > 0 || len(r.Turn.RawMessages) > 0
 }
 
 // PrepareOptions are the run settings that shape payloads.
@@ -46,17 +56,29 @@ type PrepareOptions struct {
 	Seed           int64
 }
 
-// RequestInfo is the endpoint input for one turn.
-func (o PrepareOptions) RequestInfo(model string, turn sdk.Turn, history []sdk.HistoryEntry) sdk.RequestInfo {
+// RequestInfo is the endpoint input for one turn of req's conversation.
+func (o PrepareOptions) RequestInfo(req *PreparedRequest, history []sdk.HistoryEntry) sdk.RequestInfo {
 	return sdk.RequestInfo{
-		Model:              model,
+		Model:              req.Model,
 		Streaming:          o.Streaming,
-		Turn:               turn,
+		Turn:               req.Turn,
 		History:            history,
 		UseLegacyMaxTokens: o.UseLegacyMaxTokens,
 		IncludeUsage:       o.Streaming && o.IncludeUsage,
 		ExtraInputs:        o.ExtraInputs,
+		SystemMessage:      req.SystemMessage,
+		UserContextMessage: req.UserContextMessage,
 	}
+}
+
+// Render is the body of req: its verbatim payload when the dataset gave one
+// (AIPerf sends raw_payload as is, bypassing the endpoint), else the
+// endpoint's format of the turn with history.
+func (o PrepareOptions) Render(ep sdk.Endpoint, req *PreparedRequest, history []sdk.HistoryEntry) ([]byte, error) {
+	if len(req.Turn.RawPayload) > 0 {
+		return req.Turn.RawPayload, nil
+	}
+	return ep.FormatPayload(o.RequestInfo(req, history))
 }
 
 // Prepare renders every turn of every conversation with the endpoint.
@@ -80,24 +102,27 @@ func Prepare(ep sdk.Endpoint, convs []sdk.Conversation, opts PrepareOptions) ([]
 			if model == "" {
 				model = convModel
 			}
-			body, err := ep.FormatPayload(opts.RequestInfo(model, turn, nil))
+			req := PreparedRequest{
+				ConversationID:     conv.SessionID,
+				TurnIndex:          ti,
+				Model:              model,
+				MaxTokens:          turn.MaxTokens,
+				Turn:               turn,
+				SystemMessage:      conv.SystemMessage,
+				UserContextMessage: conv.UserContextMessage,
+			}
+			if len(turn.RawMessages) > 0 && !meta.SendsRawMessages {
+				return nil, nil, fmt.Errorf("conversation %s turn %d carries a verbatim message array (mooncake \"messages\"), which this endpoint does not send (its metadata has no sends_raw_messages); use --endpoint-type chat, responses or messages", conv.SessionID, ti)
+			}
+			body, err := opts.Render(ep, &req, nil)
 			if err != nil {
 				return nil, nil, fmt.Errorf("format payload for conversation %s turn %d: %w", conv.SessionID, ti, err)
 			}
 			in := BodyInputs(ep, body)
 			text := InputText(in)
-			req := PreparedRequest{
-				ConversationID: conv.SessionID,
-				TurnIndex:      ti,
-				Model:          model,
-				Payload:        body,
-				InputText:      text,
-				InputImages:    in.Images,
-				InputAudios:    in.Audios,
-				InputVideos:    in.Videos,
-				MaxTokens:      turn.MaxTokens,
-				Turn:           turn,
-			}
+			req.Payload = body
+			req.InputText = text
+			req.InputImages, req.InputAudios, req.InputVideos = in.Images, in.Audios, in.Videos
 			if meta.TokenizesInput {
 				req.InputTokens = CountInput(opts.Tokenizer, in, text)
 			}

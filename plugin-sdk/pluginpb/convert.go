@@ -44,13 +44,22 @@ func fromJSONObject(b []byte) (map[string]any, error) {
 	return m, nil
 }
 
+// rawJSON keeps an absent verbatim field nil (proto3 bytes decode as empty).
+func rawJSON(b []byte) json.RawMessage {
+	if len(b) == 0 {
+		return nil
+	}
+	return json.RawMessage(b)
+}
+
 // FromEndpointMetadata converts sdk endpoint metadata.
 func FromEndpointMetadata(m sdk.EndpointMetadata) *EndpointMetadata {
 	return &EndpointMetadata{EndpointPath: m.EndpointPath, StreamingPath: m.StreamingPath, ServiceKind: m.ServiceKind,
 		SupportsStreaming: m.SupportsStreaming, ProducesTokens: m.ProducesTokens, TokenizesInput: m.TokenizesInput,
 		MetricsTitle: m.MetricsTitle, SupportsImages: m.SupportsImages, SupportsAudio: m.SupportsAudio,
 		SupportsVideos: m.SupportsVideos, ProducesImages: m.ProducesImages, ProducesVideos: m.ProducesVideos,
-		RequiresPolling: m.RequiresPolling, RequiresFormData: m.RequiresFormData}
+		RequiresPolling: m.RequiresPolling, RequiresFormData: m.RequiresFormData,
+		ConsumesSystemMessage: m.ConsumesSystemMessage, SendsRawMessages: m.SendsRawMessages}
 }
 
 // ToEndpointMetadata converts protocol endpoint metadata.
@@ -62,7 +71,8 @@ func ToEndpointMetadata(m *EndpointMetadata) sdk.EndpointMetadata {
 		SupportsStreaming: m.SupportsStreaming, ProducesTokens: m.ProducesTokens, TokenizesInput: m.TokenizesInput,
 		MetricsTitle: m.MetricsTitle, SupportsImages: m.SupportsImages, SupportsAudio: m.SupportsAudio,
 		SupportsVideos: m.SupportsVideos, ProducesImages: m.ProducesImages, ProducesVideos: m.ProducesVideos,
-		RequiresPolling: m.RequiresPolling, RequiresFormData: m.RequiresFormData}
+		RequiresPolling: m.RequiresPolling, RequiresFormData: m.RequiresFormData,
+		ConsumesSystemMessage: m.ConsumesSystemMessage, SendsRawMessages: m.SendsRawMessages}
 }
 
 // FromTurn converts an sdk turn.
@@ -73,7 +83,7 @@ func FromTurn(t sdk.Turn) (*Turn, error) {
 	}
 	out := &Turn{Texts: t.Texts, Role: t.Role, Model: t.Model, MaxTokens: i64p(t.MaxTokens), ExtraJson: extra,
 		DelayMs: t.DelayMs, TimestampMs: t.TimestampMs, Images: t.Images, Audios: t.Audios, Videos: t.Videos,
-		AudioDurationS: t.AudioDurationS}
+		AudioDurationS: t.AudioDurationS, RawMessages: t.RawMessages, RawTools: t.RawTools, RawPayload: t.RawPayload}
 	for _, g := range t.TextGroups {
 		out.TextGroups = append(out.TextGroups, &TextGroup{Name: g.Name, Contents: g.Contents})
 	}
@@ -91,7 +101,8 @@ func ToTurn(t *Turn) (sdk.Turn, error) {
 	}
 	out := sdk.Turn{Texts: t.Texts, Role: t.Role, Model: t.Model, MaxTokens: intp(t.MaxTokens), Extra: extra,
 		DelayMs: t.DelayMs, TimestampMs: t.TimestampMs, Images: t.Images, Audios: t.Audios, Videos: t.Videos,
-		AudioDurationS: t.AudioDurationS}
+		AudioDurationS: t.AudioDurationS, RawMessages: rawJSON(t.RawMessages), RawTools: rawJSON(t.RawTools),
+		RawPayload: rawJSON(t.RawPayload)}
 	for _, g := range t.TextGroups {
 		out.TextGroups = append(out.TextGroups, sdk.TextGroup{Name: g.GetName(), Contents: g.GetContents()})
 	}
@@ -109,7 +120,8 @@ func FromRequestInfo(r sdk.RequestInfo) (*RequestInfo, error) {
 		return nil, err
 	}
 	out := &RequestInfo{Model: r.Model, Streaming: r.Streaming, Turn: turn, UseLegacyMaxTokens: r.UseLegacyMaxTokens,
-		IncludeUsage: r.IncludeUsage, ExtraInputsJson: extra}
+		IncludeUsage: r.IncludeUsage, ExtraInputsJson: extra, SystemMessage: r.SystemMessage,
+		UserContextMessage: r.UserContextMessage}
 	for _, h := range r.History {
 		out.History = append(out.History, &HistoryEntry{Role: h.Role, Text: h.Text})
 	}
@@ -127,7 +139,8 @@ func ToRequestInfo(r *RequestInfo) (sdk.RequestInfo, error) {
 		return sdk.RequestInfo{}, err
 	}
 	out := sdk.RequestInfo{Model: r.GetModel(), Streaming: r.GetStreaming(), Turn: turn,
-		UseLegacyMaxTokens: r.GetUseLegacyMaxTokens(), IncludeUsage: r.GetIncludeUsage(), ExtraInputs: extra}
+		UseLegacyMaxTokens: r.GetUseLegacyMaxTokens(), IncludeUsage: r.GetIncludeUsage(), ExtraInputs: extra,
+		SystemMessage: r.GetSystemMessage(), UserContextMessage: r.GetUserContextMessage()}
 	for _, h := range r.GetHistory() {
 		out.History = append(out.History, sdk.HistoryEntry{Role: h.Role, Text: h.Text})
 	}
@@ -345,7 +358,7 @@ func ToDatasetOptions(o *DatasetOptions) sdk.DatasetOptions {
 func FromConversations(cs []sdk.Conversation) ([]*Conversation, error) {
 	out := make([]*Conversation, 0, len(cs))
 	for _, c := range cs {
-		pc := &Conversation{SessionId: c.SessionID}
+		pc := &Conversation{SessionId: c.SessionID, SystemMessage: c.SystemMessage, UserContextMessage: c.UserContextMessage}
 		for _, t := range c.Turns {
 			pt, err := FromTurn(t)
 			if err != nil {
@@ -362,7 +375,8 @@ func FromConversations(cs []sdk.Conversation) ([]*Conversation, error) {
 func ToConversations(cs []*Conversation) ([]sdk.Conversation, error) {
 	out := make([]sdk.Conversation, 0, len(cs))
 	for _, c := range cs {
-		sc := sdk.Conversation{SessionID: c.GetSessionId()}
+		sc := sdk.Conversation{SessionID: c.GetSessionId(), SystemMessage: c.GetSystemMessage(),
+			UserContextMessage: c.GetUserContextMessage()}
 		for _, t := range c.GetTurns() {
 			st, err := ToTurn(t)
 			if err != nil {

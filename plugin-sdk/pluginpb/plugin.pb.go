@@ -390,23 +390,25 @@ func (x *ConfigureRequest) GetConfigJson() []byte {
 }
 
 type EndpointMetadata struct {
-	state             protoimpl.MessageState `protogen:"open.v1"`
-	EndpointPath      string                 `protobuf:"bytes,1,opt,name=endpoint_path,json=endpointPath,proto3" json:"endpoint_path,omitempty"`
-	StreamingPath     string                 `protobuf:"bytes,2,opt,name=streaming_path,json=streamingPath,proto3" json:"streaming_path,omitempty"`
-	ServiceKind       string                 `protobuf:"bytes,3,opt,name=service_kind,json=serviceKind,proto3" json:"service_kind,omitempty"`
-	SupportsStreaming bool                   `protobuf:"varint,4,opt,name=supports_streaming,json=supportsStreaming,proto3" json:"supports_streaming,omitempty"`
-	ProducesTokens    bool                   `protobuf:"varint,5,opt,name=produces_tokens,json=producesTokens,proto3" json:"produces_tokens,omitempty"`
-	TokenizesInput    bool                   `protobuf:"varint,6,opt,name=tokenizes_input,json=tokenizesInput,proto3" json:"tokenizes_input,omitempty"`
-	MetricsTitle      string                 `protobuf:"bytes,7,opt,name=metrics_title,json=metricsTitle,proto3" json:"metrics_title,omitempty"`
-	SupportsImages    bool                   `protobuf:"varint,8,opt,name=supports_images,json=supportsImages,proto3" json:"supports_images,omitempty"`
-	SupportsAudio     bool                   `protobuf:"varint,9,opt,name=supports_audio,json=supportsAudio,proto3" json:"supports_audio,omitempty"`
-	SupportsVideos    bool                   `protobuf:"varint,10,opt,name=supports_videos,json=supportsVideos,proto3" json:"supports_videos,omitempty"`
-	ProducesImages    bool                   `protobuf:"varint,11,opt,name=produces_images,json=producesImages,proto3" json:"produces_images,omitempty"`
-	ProducesVideos    bool                   `protobuf:"varint,12,opt,name=produces_videos,json=producesVideos,proto3" json:"produces_videos,omitempty"`
-	RequiresPolling   bool                   `protobuf:"varint,13,opt,name=requires_polling,json=requiresPolling,proto3" json:"requires_polling,omitempty"`
-	RequiresFormData  bool                   `protobuf:"varint,14,opt,name=requires_form_data,json=requiresFormData,proto3" json:"requires_form_data,omitempty"`
-	unknownFields     protoimpl.UnknownFields
-	sizeCache         protoimpl.SizeCache
+	state                 protoimpl.MessageState `protogen:"open.v1"`
+	EndpointPath          string                 `protobuf:"bytes,1,opt,name=endpoint_path,json=endpointPath,proto3" json:"endpoint_path,omitempty"`
+	StreamingPath         string                 `protobuf:"bytes,2,opt,name=streaming_path,json=streamingPath,proto3" json:"streaming_path,omitempty"`
+	ServiceKind           string                 `protobuf:"bytes,3,opt,name=service_kind,json=serviceKind,proto3" json:"service_kind,omitempty"`
+	SupportsStreaming     bool                   `protobuf:"varint,4,opt,name=supports_streaming,json=supportsStreaming,proto3" json:"supports_streaming,omitempty"`
+	ProducesTokens        bool                   `protobuf:"varint,5,opt,name=produces_tokens,json=producesTokens,proto3" json:"produces_tokens,omitempty"`
+	TokenizesInput        bool                   `protobuf:"varint,6,opt,name=tokenizes_input,json=tokenizesInput,proto3" json:"tokenizes_input,omitempty"`
+	MetricsTitle          string                 `protobuf:"bytes,7,opt,name=metrics_title,json=metricsTitle,proto3" json:"metrics_title,omitempty"`
+	SupportsImages        bool                   `protobuf:"varint,8,opt,name=supports_images,json=supportsImages,proto3" json:"supports_images,omitempty"`
+	SupportsAudio         bool                   `protobuf:"varint,9,opt,name=supports_audio,json=supportsAudio,proto3" json:"supports_audio,omitempty"`
+	SupportsVideos        bool                   `protobuf:"varint,10,opt,name=supports_videos,json=supportsVideos,proto3" json:"supports_videos,omitempty"`
+	ProducesImages        bool                   `protobuf:"varint,11,opt,name=produces_images,json=producesImages,proto3" json:"produces_images,omitempty"`
+	ProducesVideos        bool                   `protobuf:"varint,12,opt,name=produces_videos,json=producesVideos,proto3" json:"produces_videos,omitempty"`
+	RequiresPolling       bool                   `protobuf:"varint,13,opt,name=requires_polling,json=requiresPolling,proto3" json:"requires_polling,omitempty"`
+	RequiresFormData      bool                   `protobuf:"varint,14,opt,name=requires_form_data,json=requiresFormData,proto3" json:"requires_form_data,omitempty"`
+	ConsumesSystemMessage bool                   `protobuf:"varint,15,opt,name=consumes_system_message,json=consumesSystemMessage,proto3" json:"consumes_system_message,omitempty"`
+	SendsRawMessages      bool                   `protobuf:"varint,16,opt,name=sends_raw_messages,json=sendsRawMessages,proto3" json:"sends_raw_messages,omitempty"`
+	unknownFields         protoimpl.UnknownFields
+	sizeCache             protoimpl.SizeCache
 }
 
 func (x *EndpointMetadata) Reset() {
@@ -537,6 +539,20 @@ func (x *EndpointMetadata) GetRequiresFormData() bool {
 	return false
 }
 
+func (x *EndpointMetadata) GetConsumesSystemMessage() bool {
+	if x != nil {
+		return x.ConsumesSystemMessage
+	}
+	return false
+}
+
+func (x *EndpointMetadata) GetSendsRawMessages() bool {
+	if x != nil {
+		return x.SendsRawMessages
+	}
+	return false
+}
+
 type Turn struct {
 	state     protoimpl.MessageState `protogen:"open.v1"`
 	Texts     []string               `protobuf:"bytes,1,rep,name=texts,proto3" json:"texts,omitempty"`
@@ -553,8 +569,12 @@ type Turn struct {
 	Audios         []string `protobuf:"bytes,10,rep,name=audios,proto3" json:"audios,omitempty"`
 	Videos         []string `protobuf:"bytes,11,rep,name=videos,proto3" json:"videos,omitempty"`
 	AudioDurationS *float64 `protobuf:"fixed64,12,opt,name=audio_duration_s,json=audioDurationS,proto3,oneof" json:"audio_duration_s,omitempty"`
-	unknownFields  protoimpl.UnknownFields
-	sizeCache      protoimpl.SizeCache
+	// Verbatim JSON: a message array, a tools array, a whole request body.
+	RawMessages   []byte `protobuf:"bytes,13,opt,name=raw_messages,json=rawMessages,proto3" json:"raw_messages,omitempty"`
+	RawTools      []byte `protobuf:"bytes,14,opt,name=raw_tools,json=rawTools,proto3" json:"raw_tools,omitempty"`
+	RawPayload    []byte `protobuf:"bytes,15,opt,name=raw_payload,json=rawPayload,proto3" json:"raw_payload,omitempty"`
+	unknownFields protoimpl.UnknownFields
+	sizeCache     protoimpl.SizeCache
 }
 
 func (x *Turn) Reset() {
@@ -671,6 +691,27 @@ func (x *Turn) GetAudioDurationS() float64 {
 	return 0
 }
 
+func (x *Turn) GetRawMessages() []byte {
+	if x != nil {
+		return x.RawMessages
+	}
+	return nil
+}
+
+func (x *Turn) GetRawTools() []byte {
+	if x != nil {
+		return x.RawTools
+	}
+	return nil
+}
+
+func (x *Turn) GetRawPayload() []byte {
+	if x != nil {
+		return x.RawPayload
+	}
+	return nil
+}
+
 type TextGroup struct {
 	state         protoimpl.MessageState `protogen:"open.v1"`
 	Name          string                 `protobuf:"bytes,1,opt,name=name,proto3" json:"name,omitempty"`
@@ -784,9 +825,11 @@ type RequestInfo struct {
 	UseLegacyMaxTokens bool                   `protobuf:"varint,5,opt,name=use_legacy_max_tokens,json=useLegacyMaxTokens,proto3" json:"use_legacy_max_tokens,omitempty"`
 	IncludeUsage       bool                   `protobuf:"varint,6,opt,name=include_usage,json=includeUsage,proto3" json:"include_usage,omitempty"`
 	// --extra-inputs as a JSON object.
-	ExtraInputsJson []byte `protobuf:"bytes,7,opt,name=extra_inputs_json,json=extraInputsJson,proto3" json:"extra_inputs_json,omitempty"`
-	unknownFields   protoimpl.UnknownFields
-	sizeCache       protoimpl.SizeCache
+	ExtraInputsJson    []byte `protobuf:"bytes,7,opt,name=extra_inputs_json,json=extraInputsJson,proto3" json:"extra_inputs_json,omitempty"`
+	SystemMessage      string `protobuf:"bytes,8,opt,name=system_message,json=systemMessage,proto3" json:"system_message,omitempty"`
+	UserContextMessage string `protobuf:"bytes,9,opt,name=user_context_message,json=userContextMessage,proto3" json:"user_context_message,omitempty"`
+	unknownFields      protoimpl.UnknownFields
+	sizeCache          protoimpl.SizeCache
 }
 
 func (x *RequestInfo) Reset() {
@@ -866,6 +909,20 @@ func (x *RequestInfo) GetExtraInputsJson() []byte {
 		return x.ExtraInputsJson
 	}
 	return nil
+}
+
+func (x *RequestInfo) GetSystemMessage() string {
+	if x != nil {
+		return x.SystemMessage
+	}
+	return ""
+}
+
+func (x *RequestInfo) GetUserContextMessage() string {
+	if x != nil {
+		return x.UserContextMessage
+	}
+	return ""
 }
 
 type FormatPayloadResponse struct {
@@ -1938,11 +1995,13 @@ func (x *DatasetOptions) GetBlockSize() int32 {
 }
 
 type Conversation struct {
-	state         protoimpl.MessageState `protogen:"open.v1"`
-	SessionId     string                 `protobuf:"bytes,1,opt,name=session_id,json=sessionId,proto3" json:"session_id,omitempty"`
-	Turns         []*Turn                `protobuf:"bytes,2,rep,name=turns,proto3" json:"turns,omitempty"`
-	unknownFields protoimpl.UnknownFields
-	sizeCache     protoimpl.SizeCache
+	state              protoimpl.MessageState `protogen:"open.v1"`
+	SessionId          string                 `protobuf:"bytes,1,opt,name=session_id,json=sessionId,proto3" json:"session_id,omitempty"`
+	Turns              []*Turn                `protobuf:"bytes,2,rep,name=turns,proto3" json:"turns,omitempty"`
+	SystemMessage      string                 `protobuf:"bytes,3,opt,name=system_message,json=systemMessage,proto3" json:"system_message,omitempty"`
+	UserContextMessage string                 `protobuf:"bytes,4,opt,name=user_context_message,json=userContextMessage,proto3" json:"user_context_message,omitempty"`
+	unknownFields      protoimpl.UnknownFields
+	sizeCache          protoimpl.SizeCache
 }
 
 func (x *Conversation) Reset() {
@@ -1987,6 +2046,20 @@ func (x *Conversation) GetTurns() []*Turn {
 		return x.Turns
 	}
 	return nil
+}
+
+func (x *Conversation) GetSystemMessage() string {
+	if x != nil {
+		return x.SystemMessage
+	}
+	return ""
+}
+
+func (x *Conversation) GetUserContextMessage() string {
+	if x != nil {
+		return x.UserContextMessage
+	}
+	return ""
 }
 
 type CanLoadRequest struct {
@@ -2405,7 +2478,7 @@ const file_aiperf_plugin_v1_plugin_proto_rawDesc = "" +
 	"\bcategory\x18\x01 \x01(\tR\bcategory\x12\x12\n" +
 	"\x04name\x18\x02 \x01(\tR\x04name\x12\x1f\n" +
 	"\vconfig_json\x18\x03 \x01(\fR\n" +
-	"configJson\"\xcb\x04\n" +
+	"configJson\"\xb1\x05\n" +
 	"\x10EndpointMetadata\x12#\n" +
 	"\rendpoint_path\x18\x01 \x01(\tR\fendpointPath\x12%\n" +
 	"\x0estreaming_path\x18\x02 \x01(\tR\rstreamingPath\x12!\n" +
@@ -2421,7 +2494,9 @@ const file_aiperf_plugin_v1_plugin_proto_rawDesc = "" +
 	"\x0fproduces_images\x18\v \x01(\bR\x0eproducesImages\x12'\n" +
 	"\x0fproduces_videos\x18\f \x01(\bR\x0eproducesVideos\x12)\n" +
 	"\x10requires_polling\x18\r \x01(\bR\x0frequiresPolling\x12,\n" +
-	"\x12requires_form_data\x18\x0e \x01(\bR\x10requiresFormData\"\xc8\x03\n" +
+	"\x12requires_form_data\x18\x0e \x01(\bR\x10requiresFormData\x126\n" +
+	"\x17consumes_system_message\x18\x0f \x01(\bR\x15consumesSystemMessage\x12,\n" +
+	"\x12sends_raw_messages\x18\x10 \x01(\bR\x10sendsRawMessages\"\xa9\x04\n" +
 	"\x04Turn\x12\x14\n" +
 	"\x05texts\x18\x01 \x03(\tR\x05texts\x12\x12\n" +
 	"\x04role\x18\x02 \x01(\tR\x04role\x12\x14\n" +
@@ -2438,7 +2513,11 @@ const file_aiperf_plugin_v1_plugin_proto_rawDesc = "" +
 	"\x06audios\x18\n" +
 	" \x03(\tR\x06audios\x12\x16\n" +
 	"\x06videos\x18\v \x03(\tR\x06videos\x12-\n" +
-	"\x10audio_duration_s\x18\f \x01(\x01H\x03R\x0eaudioDurationS\x88\x01\x01B\r\n" +
+	"\x10audio_duration_s\x18\f \x01(\x01H\x03R\x0eaudioDurationS\x88\x01\x01\x12!\n" +
+	"\fraw_messages\x18\r \x01(\fR\vrawMessages\x12\x1b\n" +
+	"\traw_tools\x18\x0e \x01(\fR\brawTools\x12\x1f\n" +
+	"\vraw_payload\x18\x0f \x01(\fR\n" +
+	"rawPayloadB\r\n" +
 	"\v_max_tokensB\v\n" +
 	"\t_delay_msB\x0f\n" +
 	"\r_timestamp_msB\x13\n" +
@@ -2448,7 +2527,7 @@ const file_aiperf_plugin_v1_plugin_proto_rawDesc = "" +
 	"\bcontents\x18\x02 \x03(\tR\bcontents\"6\n" +
 	"\fHistoryEntry\x12\x12\n" +
 	"\x04role\x18\x01 \x01(\tR\x04role\x12\x12\n" +
-	"\x04text\x18\x02 \x01(\tR\x04text\"\xab\x02\n" +
+	"\x04text\x18\x02 \x01(\tR\x04text\"\x84\x03\n" +
 	"\vRequestInfo\x12\x14\n" +
 	"\x05model\x18\x01 \x01(\tR\x05model\x12\x1c\n" +
 	"\tstreaming\x18\x02 \x01(\bR\tstreaming\x12*\n" +
@@ -2456,7 +2535,9 @@ const file_aiperf_plugin_v1_plugin_proto_rawDesc = "" +
 	"\ahistory\x18\x04 \x03(\v2\x1e.aiperf.plugin.v1.HistoryEntryR\ahistory\x121\n" +
 	"\x15use_legacy_max_tokens\x18\x05 \x01(\bR\x12useLegacyMaxTokens\x12#\n" +
 	"\rinclude_usage\x18\x06 \x01(\bR\fincludeUsage\x12*\n" +
-	"\x11extra_inputs_json\x18\a \x01(\fR\x0fextraInputsJson\"1\n" +
+	"\x11extra_inputs_json\x18\a \x01(\fR\x0fextraInputsJson\x12%\n" +
+	"\x0esystem_message\x18\b \x01(\tR\rsystemMessage\x120\n" +
+	"\x14user_context_message\x18\t \x01(\tR\x12userContextMessage\"1\n" +
 	"\x15FormatPayloadResponse\x12\x18\n" +
 	"\apayload\x18\x01 \x01(\fR\apayload\"\x89\x02\n" +
 	"\x05Usage\x12(\n" +
@@ -2570,11 +2651,13 @@ const file_aiperf_plugin_v1_plugin_proto_rawDesc = "" +
 	"\x13custom_dataset_type\x18\t \x01(\tR\x11customDatasetType\x12\x1d\n" +
 	"\n" +
 	"block_size\x18\n" +
-	" \x01(\x05R\tblockSize\"[\n" +
+	" \x01(\x05R\tblockSize\"\xb4\x01\n" +
 	"\fConversation\x12\x1d\n" +
 	"\n" +
 	"session_id\x18\x01 \x01(\tR\tsessionId\x12,\n" +
-	"\x05turns\x18\x02 \x03(\v2\x16.aiperf.plugin.v1.TurnR\x05turns\"$\n" +
+	"\x05turns\x18\x02 \x03(\v2\x16.aiperf.plugin.v1.TurnR\x05turns\x12%\n" +
+	"\x0esystem_message\x18\x03 \x01(\tR\rsystemMessage\x120\n" +
+	"\x14user_context_message\x18\x04 \x01(\tR\x12userContextMessage\"$\n" +
 	"\x0eCanLoadRequest\x12\x12\n" +
 	"\x04path\x18\x01 \x01(\tR\x04path\"!\n" +
 	"\x0fCanLoadResponse\x12\x0e\n" +

@@ -85,7 +85,8 @@ func appendLoadDatasetResponse(b []byte, convs []sdk.Conversation) ([]byte, erro
 					return out
 				})
 			}
-			return b
+			b = appendString(b, 3, c.SystemMessage)
+			return appendString(b, 4, c.UserContextMessage)
 		})
 		if err != nil {
 			return nil, err

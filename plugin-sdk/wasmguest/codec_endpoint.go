@@ -78,7 +78,9 @@ func appendEndpointMetadata(b []byte, m *sdk.EndpointMetadata) []byte {
 	b = appendBool(b, 11, m.ProducesImages)
 	b = appendBool(b, 12, m.ProducesVideos)
 	b = appendBool(b, 13, m.RequiresPolling)
-	return appendBool(b, 14, m.RequiresFormData)
+	b = appendBool(b, 14, m.RequiresFormData)
+	b = appendBool(b, 15, m.ConsumesSystemMessage)
+	return appendBool(b, 16, m.SendsRawMessages)
 }
 
 func decodeEndpointMetadata(b []byte) (sdk.EndpointMetadata, error) {
@@ -114,6 +116,10 @@ func decodeEndpointMetadata(b []byte) (sdk.EndpointMetadata, error) {
 			m.RequiresPolling = f.bool()
 		case 14:
 			m.RequiresFormData = f.bool()
+		case 15:
+			m.ConsumesSystemMessage = f.bool()
+		case 16:
+			m.SendsRawMessages = f.bool()
 		}
 	}
 	return m, f.err
@@ -151,6 +157,10 @@ func decodeRequestInfo(b []byte) (sdk.RequestInfo, error) {
 				return r, fmt.Errorf("extra_inputs_json: %w", err)
 			}
 			r.ExtraInputs = m
+		case 8:
+			r.SystemMessage = f.str()
+		case 9:
+			r.UserContextMessage = f.str()
 		}
 	}
 	return r, f.err
@@ -207,6 +217,12 @@ func decodeTurn(b []byte) (sdk.Turn, error) {
 			t.Videos = append(t.Videos, f.str())
 		case 12:
 			t.AudioDurationS = f.doublep()
+		case 13:
+			t.RawMessages = rawJSON(f.bytes())
+		case 14:
+			t.RawTools = rawJSON(f.bytes())
+		case 15:
+			t.RawPayload = rawJSON(f.bytes())
 		}
 	}
 	return t, f.err
@@ -262,7 +278,19 @@ func appendTurn(b []byte, t *sdk.Turn) ([]byte, error) {
 	for _, s := range t.Videos {
 		b = appendRepeatedString(b, 11, s)
 	}
-	return appendOptDouble(b, 12, t.AudioDurationS), nil
+	b = appendOptDouble(b, 12, t.AudioDurationS)
+	b = appendBytes(b, 13, t.RawMessages)
+	b = appendBytes(b, 14, t.RawTools)
+	return appendBytes(b, 15, t.RawPayload), nil
+}
+
+// rawJSON copies a verbatim JSON field out of the (reused) request buffer;
+// absent stays nil.
+func rawJSON(b []byte) json.RawMessage {
+	if len(b) == 0 {
+		return nil
+	}
+	return append(json.RawMessage(nil), b...)
 }
 
 func jsonObject(b []byte) (map[string]any, error) {

@@ -1,6 +1,7 @@
 package wasmguest
 
 import (
+	"encoding/json"
 	"reflect"
 	"strings"
 	"testing"
@@ -31,7 +32,10 @@ func TestDecodeRequestInfoMatchesPluginpb(t *testing.T) {
 			TextGroups: []sdk.TextGroup{{Name: sdk.TextGroupQuery, Contents: []string{"q"}},
 				{Name: sdk.TextGroupPassages, Contents: []string{"p1", "", "p3"}}, {Name: "empty"}},
 			Images: []string{"data:image/png;base64,iVBOR", "", "https://example.com/a.jpg"},
-			Audios: []string{"wav,UklGR"}, Videos: []string{"data:video/webm;base64,GkXf"}, AudioDurationS: fp(0)},
+			Audios: []string{"wav,UklGR"}, Videos: []string{"data:video/webm;base64,GkXf"}, AudioDurationS: fp(0),
+			RawMessages: json.RawMessage(`[{"role":"user","content":"hi"}]`), RawTools: json.RawMessage(`[{"type":"function"}]`),
+			RawPayload: json.RawMessage(`{"prompt":"x"}`)},
+		SystemMessage: "be brief", UserContextMessage: "ctx 7",
 		History:            []sdk.HistoryEntry{{Role: "user", Text: "hi"}, {Role: "assistant", Text: "yo"}},
 		UseLegacyMaxTokens: true, IncludeUsage: true,
 		ExtraInputs: map[string]any{"top_p": 0.9, "stop": []any{"x"}},
@@ -209,6 +213,8 @@ func metadataVariants() []sdk.EndpointMetadata {
 		func(m *sdk.EndpointMetadata) { m.ProducesVideos = true },
 		func(m *sdk.EndpointMetadata) { m.RequiresPolling = true },
 		func(m *sdk.EndpointMetadata) { m.RequiresFormData = true },
+		func(m *sdk.EndpointMetadata) { m.ConsumesSystemMessage = true },
+		func(m *sdk.EndpointMetadata) { m.SendsRawMessages = true },
 	} {
 		m := base
 		set(&m)
@@ -284,12 +290,15 @@ func TestEncodeParsedResponseMatchesPluginpb(t *testing.T) {
 
 // A dataset plugin's turns reach the host with every media field.
 func TestEncodeLoadDatasetResponseMatchesPluginpb(t *testing.T) {
-	convs := []sdk.Conversation{{SessionID: "s1", Turns: []sdk.Turn{
+	convs := []sdk.Conversation{{SessionID: "s1", SystemMessage: "sys", UserContextMessage: "ctx", Turns: []sdk.Turn{
 		{Texts: []string{"q?"}, TextGroups: []sdk.TextGroup{{Name: sdk.TextGroupQuery, Contents: []string{"what"}},
 			{Name: sdk.TextGroupPassages, Contents: []string{"a", "", "c"}}, {Name: "none"}}},
 		{Texts: []string{"look"}, Images: []string{"data:image/jpeg;base64,/9j/", ""}, Audios: []string{"wav,UklGR", "mp3,SUQz"},
 			Videos: []string{"https://example.com/v.mp4"}, AudioDurationS: fp(2.5), MaxTokens: ip(8)},
 		{Texts: []string{""}, AudioDurationS: fp(0)},
+		{RawMessages: json.RawMessage(`[{"role":"system","content":"s"},{"role":"user","content":"u"}]`),
+			RawTools: json.RawMessage(`[{"type":"function","function":{"name":"f"}}]`)},
+		{RawPayload: json.RawMessage(`{"model":"m","prompt":"p"}`)},
 	}}}
 	b, err := appendLoadDatasetResponse(nil, convs)
 	if err != nil {
@@ -301,6 +310,9 @@ func TestEncodeLoadDatasetResponseMatchesPluginpb(t *testing.T) {
 	}
 	if len(got.Conversations) != 1 || len(got.Conversations[0].Turns) != len(convs[0].Turns) {
 		t.Fatalf("decoded %v", &got)
+	}
+	if c := got.Conversations[0]; c.SystemMessage != "sys" || c.UserContextMessage != "ctx" {
+		t.Errorf("conversation messages: %q %q", c.SystemMessage, c.UserContextMessage)
 	}
 	for i, want := range convs[0].Turns {
 		back, err := pluginpb.ToTurn(got.Conversations[0].Turns[i])

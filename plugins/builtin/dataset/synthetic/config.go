@@ -82,6 +82,14 @@ type Config struct {
 	// random per prompt, on top of its ISL. Off unless both are positive.
 	PrefixPromptPoolSize int `json:"prefix_prompt_pool_size"`
 	PrefixPromptLength   int `json:"prefix_prompt_length"`
+
+	// SharedSystemPromptLength (--shared-system-prompt-length) gives every
+	// conversation one system prompt of exactly that many tokens;
+	// UserContextPromptLength (--user-context-prompt-length) gives each
+	// conversation its own user context of that length. 0 is off. See
+	// systemprompt.go.
+	SharedSystemPromptLength int `json:"shared_system_prompt_length"`
+	UserContextPromptLength  int `json:"user_context_prompt_length"`
 }
 
 var (

@@ -70,6 +70,12 @@ func (cfg Config) prefixProblems() []error {
 	if cfg.PrefixPromptLength < 0 {
 		problems = append(problems, fmt.Errorf("prefix_prompt_length %d (--prefix-prompt-length), want at least 0", cfg.PrefixPromptLength))
 	}
+	if cfg.SharedSystemPromptLength < 0 {
+		problems = append(problems, fmt.Errorf("shared_system_prompt_length %d (--shared-system-prompt-length), want at least 0", cfg.SharedSystemPromptLength))
+	}
+	if cfg.UserContextPromptLength < 0 {
+		problems = append(problems, fmt.Errorf("user_context_prompt_length %d (--user-context-prompt-length), want at least 0", cfg.UserContextPromptLength))
+	}
 	if len(cfg.SequenceDistribution) == 0 {
 		return problems
 	}

@@ -91,7 +91,11 @@ func (c *Composer) Compose(ctx context.Context, opts sdk.DatasetOptions) ([]sdk.
 	if err != nil {
 		return nil, err
 	}
-	return assemble(opts, convs, turns, texts, mediaOut), nil
+	out := assemble(opts, convs, turns, texts, mediaOut)
+	if err := c.addContextPrompts(ctx, out, opts.Tokenizer, tokens, opts.RandomSeed); err != nil {
+		return nil, err
+	}
+	return out, nil
 }
 
 // prompts builds every prompt of the dataset, in parallel.

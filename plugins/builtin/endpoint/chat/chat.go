@@ -33,5 +33,8 @@ func (*Endpoint) Metadata() sdk.EndpointMetadata {
 		SupportsAudio:  true,
 		SupportsImages: true,
 		SupportsVideos: true,
+		// AIPerf's consumes_system_message; verbatim message arrays too.
+		ConsumesSystemMessage: true,
+		SendsRawMessages:      true,
 	}
 }

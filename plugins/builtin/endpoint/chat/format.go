@@ -1,6 +1,7 @@
 package chat
 
 import (
+	"encoding/json"
 	"fmt"
 
 	sdk "github.com/aiperf-go/aiperf/plugin-sdk"
@@ -29,19 +30,19 @@ func Format(endpoint string, req sdk.RequestInfo) ([]byte, error) {
 	if model == "" {
 		return nil, fmt.Errorf("%s: format payload: no model (RequestInfo.Model and Turn.Model are empty)", endpoint)
 	}
-	role := req.Turn.Role
-	if role == "" {
-		role = defaultRole
-	}
-	c, err := newContent(&req.Turn)
+	msgs, err := newMessages(&req)
 	if err != nil {
 		return nil, fmt.Errorf("%s: format payload: %w", endpoint, err)
 	}
 
-	body := openai.NewObject(6 + len(req.ExtraInputs) + len(req.Turn.Extra))
-	body.Set("messages", &messages{history: req.History, role: role, content: c})
+	body := openai.NewObject(7 + len(req.ExtraInputs) + len(req.Turn.Extra))
+	body.Set("messages", msgs)
 	body.Set("model", model)
 	body.Set("stream", req.Streaming)
+	if len(req.Turn.RawTools) > 0 {
+		// AIPerf puts the trace's tools right after stream.
+		body.Set("tools", req.Turn.RawTools)
+	}
 	if req.Turn.MaxTokens != nil {
 		key := "max_completion_tokens"
 		if req.UseLegacyMaxTokens {
@@ -65,7 +66,8 @@ func Format(endpoint string, req sdk.RequestInfo) ([]byte, error) {
 
 // sizeHint estimates the body size so it is built in one allocation.
 func sizeHint(req sdk.RequestInfo) int {
-	n := 192 + 64*len(req.ExtraInputs) + 64*len(req.Turn.Extra)
+	n := 192 + 64*len(req.ExtraInputs) + 64*len(req.Turn.Extra) + len(req.SystemMessage) + len(req.UserContextMessage) +
+		len(req.Turn.RawMessages) + len(req.Turn.RawTools)
 	for _, h := range req.History {
 		n += len(h.Text) + 40
 	}
@@ -88,18 +90,80 @@ func mediaSize(media []string) int {
 	return n
 }
 
-// messages writes the chat history and the new user message directly into
-// the body, so prompt text is escaped once with no intermediate tree.
+// messages writes the chat messages directly into the body, so prompt text
+// is escaped once with no intermediate tree. In AIPerf's order: the
+// conversation's system prompt, its user context, then either the turn's
+// verbatim message array or the history and the new message. A system
+// prompt meets a leading system message of the dataset by joining it
+// (repeated system roles confuse many servers).
 type messages struct {
-	history []sdk.HistoryEntry
-	role    string
-	content content
+	system      string
+	userContext string
+	// raw is the turn's verbatim message array, when it has one; mergedHead
+	// replaces raw[0] when the system prompt was joined into it.
+	raw        []json.RawMessage
+	mergedHead *openai.Object
+	history    []sdk.HistoryEntry
+	role       string
+	content    content
 }
 
 var _ openai.Appender = (*messages)(nil)
 
+func newMessages(req *sdk.RequestInfo) (*messages, error) {
+	m := &messages{system: req.SystemMessage, userContext: req.UserContextMessage}
+	if len(req.Turn.RawMessages) > 0 {
+		raw, err := openai.SplitMessages(req.Turn.RawMessages)
+		if err != nil {
+			return nil, err
+		}
+		m.raw = raw
+		if m.system != "" && len(raw) > 0 && openai.MessageRole(raw[0]) == "system" {
+			if m.mergedHead, err = openai.PrependSystemText(raw[0], m.system); err != nil {
+				return nil, err
+			}
+			m.system = ""
+		}
+		return m, nil
+	}
+	m.role = req.Turn.Role
+	if m.role == "" {
+		m.role = defaultRole
+	}
+	c, err := newContent(&req.Turn)
+	if err != nil {
+		return nil, err
+	}
+	m.content = c
+	m.history = req.History
+	if m.system != "" && len(m.history) > 0 && m.history[0].Role == "system" {
+		head := m.history[0]
+		if head.Text != "" {
+			head.Text = m.system + openai.SystemPromptJoin + head.Text
+		} else {
+			head.Text = m.system
+		}
+		m.history = append([]sdk.HistoryEntry{head}, m.history[1:]...)
+		m.system = ""
+	}
+	return m, nil
+}
+
 func (m *messages) AppendJSON(dst []byte) ([]byte, error) {
 	dst = append(dst, '[')
+	if m.system != "" {
+		dst = appendMessageStart(dst, "system")
+		dst = openai.AppendString(dst, m.system)
+		dst = append(dst, "},"...)
+	}
+	if m.userContext != "" {
+		dst = appendMessageStart(dst, defaultRole)
+		dst = openai.AppendString(dst, m.userContext)
+		dst = append(dst, "},"...)
+	}
+	if m.raw != nil {
+		return m.appendRaw(dst)
+	}
 	for _, h := range m.history {
 		role := h.Role
 		if role == "" {
@@ -112,6 +176,21 @@ func (m *messages) AppendJSON(dst []byte) ([]byte, error) {
 	dst = appendMessageStart(dst, m.role)
 	dst = m.content.appendJSON(dst)
 	return append(dst, "}]"...), nil
+}
+
+// appendRaw writes the verbatim messages (an empty array adds none), the
+// first one joined with the system prompt when it was merged.
+func (m *messages) appendRaw(dst []byte) ([]byte, error) {
+	raw := m.raw
+	if m.mergedHead != nil {
+		var err error
+		if dst, err = m.mergedHead.AppendJSON(dst); err != nil {
+			return dst, err
+		}
+		dst = append(dst, ',')
+		raw = raw[1:]
+	}
+	return openai.CloseWithItems(dst, raw), nil
 }
 
 func appendMessageStart(dst []byte, role string) []byte {

@@ -5,6 +5,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/aiperf-go/aiperf/internal/capturetest"
 	sdk "github.com/aiperf-go/aiperf/plugin-sdk"
 )
 
@@ -131,8 +132,74 @@ func TestMetadata(t *testing.T) {
 	md := New().Metadata()
 	want := sdk.EndpointMetadata{EndpointPath: "/v1/chat/completions", StreamingPath: "/v1/chat/completions",
 		ServiceKind: "openai", SupportsStreaming: true, ProducesTokens: true, TokenizesInput: true, MetricsTitle: "LLM Metrics",
-		SupportsAudio: true, SupportsImages: true, SupportsVideos: true}
+		SupportsAudio: true, SupportsImages: true, SupportsVideos: true, ConsumesSystemMessage: true, SendsRawMessages: true}
 	if md != want {
 		t.Errorf("metadata = %+v, want %+v", md, want)
+	}
+}
+
+// AIPerf's --system-prompt capture: the system message leads, verbatim.
+func TestFormatPayloadSystemPromptCapture(t *testing.T) {
+	for i, want := range capturetest.Bodies(t, "chat_legacy_max_tokens") {
+		var sent struct {
+			Messages []struct{ Content string } `json:"messages"`
+		}
+		if err := json.Unmarshal([]byte(want), &sent); err != nil || len(sent.Messages) != 2 {
+			t.Fatalf("capture body %d: %v %s", i, err, want)
+		}
+		got, err := (&Endpoint{}).FormatPayload(sdk.RequestInfo{Model: "mock-model", UseLegacyMaxTokens: true,
+			SystemMessage: "You are terse.", Turn: sdk.Turn{Texts: []string{sent.Messages[1].Content}, MaxTokens: intp(8)}})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if string(got) != want {
+			t.Errorf("body %d\n got %s\nwant %s", i, got, want)
+		}
+	}
+}
+
+// The conversation's system prompt and user context around the turns, and
+// a turn's verbatim messages and tools, in AIPerf's shapes.
+func TestFormatPayloadContextAndRawMessages(t *testing.T) {
+	for _, tt := range []struct {
+		name string
+		req  sdk.RequestInfo
+		want string
+	}{
+		{"system and user context before history",
+			sdk.RequestInfo{Model: "m", SystemMessage: "S", UserContextMessage: "C",
+				History: []sdk.HistoryEntry{{Role: "user", Text: "a"}, {Role: "assistant", Text: "b"}}, Turn: sdk.Turn{Texts: []string{"q"}}},
+			`{"messages":[{"role":"system","content":"S"},{"role":"user","content":"C"},{"role":"user","content":"a"},{"role":"assistant","content":"b"},{"role":"user","content":"q"}],"model":"m","stream":false}`},
+		{"system prompt joins a leading system history entry",
+			sdk.RequestInfo{Model: "m", SystemMessage: "S", History: []sdk.HistoryEntry{{Role: "system", Text: "own"}}, Turn: sdk.Turn{Texts: []string{"q"}}},
+			`{"messages":[{"role":"system","content":"S\n\nown"},{"role":"user","content":"q"}],"model":"m","stream":false}`},
+		{"raw messages replace history; tools after stream",
+			sdk.RequestInfo{Model: "m", Streaming: true, History: []sdk.HistoryEntry{{Role: "user", Text: "ignored"}},
+				Turn: sdk.Turn{RawMessages: json.RawMessage(`[{"role":"user","content":"hi","name":"u1"},{"role":"tool","tool_call_id":"c","content":"42"}]`),
+					RawTools: json.RawMessage(`[{"type":"function","function":{"name":"f"}}]`), MaxTokens: intp(5)}},
+			`{"messages":[{"role":"user","content":"hi","name":"u1"},{"role":"tool","tool_call_id":"c","content":"42"}],"model":"m","stream":true,"tools":[{"type":"function","function":{"name":"f"}}],"max_completion_tokens":5,"stream_options":{"include_usage":true}}`},
+		{"system prompt joins a raw leading system message, keeping its keys",
+			sdk.RequestInfo{Model: "m", SystemMessage: "S",
+				Turn: sdk.Turn{RawMessages: json.RawMessage(`[{"content":"own","role":"system","name":"x"},{"role":"user","content":"q"}]`)}},
+			`{"messages":[{"content":"S\n\nown","role":"system","name":"x"},{"role":"user","content":"q"}],"model":"m","stream":false}`},
+		{"a parts-list system message gets a leading text part",
+			sdk.RequestInfo{Model: "m", SystemMessage: "S",
+				Turn: sdk.Turn{RawMessages: json.RawMessage(`[{"role":"system","content":[{"type":"text","text":"own"}]}]`)}},
+			`{"messages":[{"role":"system","content":[{"type":"text","text":"S"},{"type":"text","text":"own"}]}],"model":"m","stream":false}`},
+		{"raw messages without a system message get one",
+			sdk.RequestInfo{Model: "m", SystemMessage: "S", UserContextMessage: "C", Turn: sdk.Turn{RawMessages: json.RawMessage(`[{"role":"user","content":"q"}]`)}},
+			`{"messages":[{"role":"system","content":"S"},{"role":"user","content":"C"},{"role":"user","content":"q"}],"model":"m","stream":false}`},
+	} {
+		got, err := (&Endpoint{}).FormatPayload(tt.req)
+		if err != nil {
+			t.Fatalf("%s: %v", tt.name, err)
+		}
+		if string(got) != tt.want {
+			t.Errorf("%s\n got %s\nwant %s", tt.name, got, tt.want)
+		}
+	}
+	if _, err := (&Endpoint{}).FormatPayload(sdk.RequestInfo{Model: "m", Turn: sdk.Turn{RawMessages: json.RawMessage(`["hi"]`)}}); err == nil ||
+		!strings.Contains(err.Error(), "element 0 is not an object") {
+		t.Errorf("bad raw messages: %v", err)
 	}
 }

@@ -32,6 +32,9 @@ func (*Endpoint) Metadata() sdk.EndpointMetadata {
 		TokenizesInput: true,
 		MetricsTitle:   "Embeddings Metrics",
 		SupportsImages: true,
+		// Chat's body: the system prompt and verbatim messages go through.
+		ConsumesSystemMessage: true,
+		SendsRawMessages:      true,
 	}
 }
 

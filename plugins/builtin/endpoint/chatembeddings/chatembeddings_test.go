@@ -12,7 +12,7 @@ import (
 
 func TestMetadata(t *testing.T) {
 	want := sdk.EndpointMetadata{EndpointPath: "/v1/embeddings", ServiceKind: "openai", TokenizesInput: true,
-		MetricsTitle: "Embeddings Metrics", SupportsImages: true}
+		MetricsTitle: "Embeddings Metrics", SupportsImages: true, ConsumesSystemMessage: true, SendsRawMessages: true}
 	if got := New().Metadata(); got != want {
 		t.Errorf("metadata = %+v, want %+v", got, want)
 	}

@@ -1,6 +1,7 @@
 package messages
 
 import (
+	"encoding/json"
 	"errors"
 	"fmt"
 	"strings"
@@ -43,11 +44,23 @@ func (*Endpoint) FormatPayload(req sdk.RequestInfo) ([]byte, error) {
 	if err := checkMedia(&req.Turn); err != nil {
 		return nil, fmt.Errorf("messages: format payload: %w", err)
 	}
-	system, history := splitSystem(req.History)
+	list := &messageList{userContext: req.UserContextMessage, turn: &req.Turn}
+	system := req.SystemMessage
+	if len(req.Turn.RawMessages) > 0 {
+		raw, err := openai.SplitMessages(req.Turn.RawMessages)
+		if err != nil {
+			return nil, fmt.Errorf("messages: format payload: %w", err)
+		}
+		list.raw = raw
+	} else {
+		var lead string
+		lead, list.history = splitSystem(req.History)
+		system = joinSystem(system, lead)
+	}
 
-	body := openai.NewObject(5 + len(req.ExtraInputs) + len(req.Turn.Extra))
+	body := openai.NewObject(6 + len(req.ExtraInputs) + len(req.Turn.Extra))
 	body.Set("model", model)
-	body.Set("messages", &messageList{history: history, turn: &req.Turn})
+	body.Set("messages", list)
 	maxTokens := defaultMaxTokens
 	if req.Turn.MaxTokens != nil {
 		maxTokens = *req.Turn.MaxTokens
@@ -58,6 +71,9 @@ func (*Endpoint) FormatPayload(req sdk.RequestInfo) ([]byte, error) {
 	}
 	if system != "" {
 		body.Set("system", system)
+	}
+	if len(req.Turn.RawTools) > 0 {
+		body.Set("tools", req.Turn.RawTools)
 	}
 	openai.ApplyExtras(body, req.ExtraInputs, req.Turn.Extra)
 
@@ -75,6 +91,18 @@ func splitSystem(h []sdk.HistoryEntry) (string, []sdk.HistoryEntry) {
 		return h[0].Text, h[1:]
 	}
 	return "", h
+}
+
+// joinSystem puts the conversation's system prompt before a leading system
+// entry of the dataset, as chat joins them.
+func joinSystem(system, lead string) string {
+	switch {
+	case system == "":
+		return lead
+	case lead == "":
+		return system
+	}
+	return system + openai.SystemPromptJoin + lead
 }
 
 // checkMedia rejects the media the API has no content block for. Empty
@@ -107,17 +135,28 @@ func sizeHint(req sdk.RequestInfo) int {
 	return n + n/16
 }
 
-// messageList writes the history and the new turn as {"role","content"}
-// messages straight into the body.
+// messageList writes the conversation's user context, then the turn's
+// verbatim messages or the history and the new turn as {"role","content"}
+// messages, straight into the body.
 type messageList struct {
-	history []sdk.HistoryEntry
-	turn    *sdk.Turn
+	userContext string
+	raw         []json.RawMessage
+	history     []sdk.HistoryEntry
+	turn        *sdk.Turn
 }
 
 var _ openai.Appender = (*messageList)(nil)
 
 func (m *messageList) AppendJSON(dst []byte) ([]byte, error) {
 	dst = append(dst, '[')
+	if m.userContext != "" {
+		dst = appendMessageStart(dst, defaultRole)
+		dst = openai.AppendString(dst, m.userContext)
+		dst = append(dst, "},"...)
+	}
+	if m.raw != nil {
+		return openai.CloseWithItems(dst, m.raw), nil
+	}
 	for _, h := range m.history {
 		dst = appendMessageStart(dst, h.Role)
 		dst = openai.AppendString(dst, h.Text)

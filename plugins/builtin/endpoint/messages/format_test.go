@@ -52,13 +52,11 @@ func loadCaptures(t *testing.T) []capture {
 }
 
 // The request info the engine hands over for a captured request: the
-// --system-prompt arrives as a leading "system" history entry.
+// --system-prompt arrives as the conversation's system message.
 func (c capture) requestInfo() sdk.RequestInfo {
 	req := sdk.RequestInfo{Model: c.Model, Streaming: c.Streaming, IncludeUsage: c.IncludeUsage,
 		Turn: sdk.Turn{Texts: c.Texts, Images: c.Images, MaxTokens: c.MaxTokens}}
-	if c.System != "" {
-		req.History = []sdk.HistoryEntry{{Role: "system", Text: c.System}}
-	}
+	req.SystemMessage = c.System
 	return req
 }
 
@@ -116,6 +114,20 @@ func TestFormatPayloadGolden(t *testing.T) {
 				History: []sdk.HistoryEntry{{Role: "system", Text: "Be brief."}, {Role: "user", Text: "Hi"}, {Role: "assistant", Text: "Hello!"}},
 				Turn:    sdk.Turn{Texts: []string{"More"}, Model: "m2", MaxTokens: intp(8)}},
 			want: `{"model":"m2","messages":[{"role":"user","content":"Hi"},{"role":"assistant","content":"Hello!"},{"role":"user","content":"More"}],"max_tokens":8,"stream":true,"system":"Be brief."}`,
+		},
+		{
+			name: "system prompt joins a leading system entry; user context leads the messages",
+			req: sdk.RequestInfo{Model: "m", SystemMessage: "Be brief.", UserContextMessage: "Ctx.",
+				History: []sdk.HistoryEntry{{Role: "system", Text: "Own."}, {Role: "user", Text: "Hi"}, {Role: "assistant", Text: "Yo"}},
+				Turn:    sdk.Turn{Texts: []string{"More"}}},
+			want: `{"model":"m","messages":[{"role":"user","content":"Ctx."},{"role":"user","content":"Hi"},{"role":"assistant","content":"Yo"},{"role":"user","content":"More"}],"max_tokens":1024,"system":"Be brief.\n\nOwn."}`,
+		},
+		{
+			name: "verbatim messages and tools replace history and turn",
+			req: sdk.RequestInfo{Model: "m", SystemMessage: "S", History: []sdk.HistoryEntry{{Role: "user", Text: "ignored"}},
+				Turn: sdk.Turn{RawMessages: json.RawMessage(`[{"role":"user","content":[{"type":"text","text":"q"}]}]`),
+					RawTools: json.RawMessage(`[{"name":"f","input_schema":{}}]`), MaxTokens: intp(9)}},
+			want: `{"model":"m","messages":[{"role":"user","content":[{"type":"text","text":"q"}]}],"max_tokens":9,"system":"S","tools":[{"name":"f","input_schema":{}}]}`,
 		},
 		{
 			name: "empty system prompt is no system; an empty role is user",

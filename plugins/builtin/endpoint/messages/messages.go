@@ -40,6 +40,9 @@ func (*Endpoint) Metadata() sdk.EndpointMetadata {
 		TokenizesInput:    true,
 		MetricsTitle:      "LLM Metrics",
 		SupportsImages:    true,
+		// AIPerf's consumes_system_message; verbatim message arrays too.
+		ConsumesSystemMessage: true,
+		SendsRawMessages:      true,
 	}
 }
 

@@ -1,6 +1,7 @@
 package responses
 
 import (
+	"encoding/json"
 	"errors"
 	"fmt"
 	"strings"
@@ -36,10 +37,22 @@ func (*Endpoint) FormatPayload(req sdk.RequestInfo) ([]byte, error) {
 	if err := checkMedia(&req.Turn); err != nil {
 		return nil, fmt.Errorf("responses: format payload: %w", err)
 	}
-	instructions, history := splitSystem(req.History)
+	items := &inputItems{userContext: req.UserContextMessage, turn: &req.Turn}
+	instructions := req.SystemMessage
+	if len(req.Turn.RawMessages) > 0 {
+		raw, err := replayableItems(req.Turn.RawMessages)
+		if err != nil {
+			return nil, fmt.Errorf("responses: format payload: %w", err)
+		}
+		items.raw = raw
+	} else {
+		var lead string
+		lead, items.history = splitSystem(req.History)
+		instructions = joinInstructions(instructions, lead)
+	}
 
-	body := openai.NewObject(6 + len(req.ExtraInputs) + len(req.Turn.Extra))
-	body.Set("input", &inputItems{history: history, turn: &req.Turn})
+	body := openai.NewObject(7 + len(req.ExtraInputs) + len(req.Turn.Extra))
+	body.Set("input", items)
 	body.Set("model", model)
 	body.Set("stream", req.Streaming)
 	if instructions != "" {
@@ -47,6 +60,9 @@ func (*Endpoint) FormatPayload(req sdk.RequestInfo) ([]byte, error) {
 	}
 	if req.Turn.MaxTokens != nil {
 		body.Set("max_output_tokens", *req.Turn.MaxTokens)
+	}
+	if len(req.Turn.RawTools) > 0 {
+		body.Set("tools", req.Turn.RawTools)
 	}
 	openai.ApplyExtras(body, req.ExtraInputs, req.Turn.Extra)
 	// Decided on the run's settings, not the merged body (AIPerf's
@@ -69,6 +85,46 @@ func splitSystem(h []sdk.HistoryEntry) (string, []sdk.HistoryEntry) {
 		return h[0].Text, h[1:]
 	}
 	return "", h
+}
+
+// joinInstructions puts the conversation's system prompt before a leading
+// system entry of the dataset, as chat joins them.
+func joinInstructions(system, lead string) string {
+	switch {
+	case system == "":
+		return lead
+	case lead == "":
+		return system
+	}
+	return system + openai.SystemPromptJoin + lead
+}
+
+// replayUnsafe are the output item types the Responses API refuses as input
+// without their tool configuration or encrypted reasoning: AIPerf drops them
+// from a replayed message array.
+var replayUnsafe = map[string]bool{
+	"web_search_call": true, "file_search_call": true, "image_generation_call": true,
+	"code_interpreter_call": true, "computer_call": true, "reasoning": true,
+}
+
+// replayableItems splits a verbatim message array into the input items
+// AIPerf sends: every item but the replay-unsafe output types.
+func replayableItems(raw []byte) ([]json.RawMessage, error) {
+	all, err := openai.SplitMessages(raw)
+	if err != nil {
+		return nil, err
+	}
+	out := make([]json.RawMessage, 0, len(all))
+	for _, it := range all {
+		var typed struct {
+			Type string `json:"type"`
+		}
+		_ = json.Unmarshal(it, &typed)
+		if !replayUnsafe[typed.Type] {
+			out = append(out, it)
+		}
+	}
+	return out, nil
 }
 
 // ensureIncludeUsage is AIPerf's rule: a stream_options that is not an
@@ -122,17 +178,28 @@ func sizeHint(req sdk.RequestInfo) int {
 	return n + n/16
 }
 
-// inputItems writes the history and the new turn as Responses message
-// items, {"role","content","type":"message"}, straight into the body.
+// inputItems writes the conversation's user context, then the turn's
+// verbatim items or the history and the new turn as Responses message items,
+// {"role","content","type":"message"}, straight into the body.
 type inputItems struct {
-	history []sdk.HistoryEntry
-	turn    *sdk.Turn
+	userContext string
+	raw         []json.RawMessage
+	history     []sdk.HistoryEntry
+	turn        *sdk.Turn
 }
 
 var _ openai.Appender = (*inputItems)(nil)
 
 func (in *inputItems) AppendJSON(dst []byte) ([]byte, error) {
 	dst = append(dst, '[')
+	if in.userContext != "" {
+		dst = appendItemStart(dst, defaultRole)
+		dst = openai.AppendString(dst, in.userContext)
+		dst = append(dst, `,"type":"message"},`...)
+	}
+	if in.raw != nil {
+		return openai.CloseWithItems(dst, in.raw), nil
+	}
 	for _, h := range in.history {
 		dst = appendItemStart(dst, h.Role)
 		dst = openai.AppendString(dst, h.Text)

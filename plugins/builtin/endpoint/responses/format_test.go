@@ -51,13 +51,11 @@ func loadCaptures(t *testing.T) []capture {
 }
 
 // The request info the engine hands over for a captured request: the
-// --system-prompt arrives as a leading "system" history entry.
+// --system-prompt arrives as the conversation's system message.
 func (c capture) requestInfo() sdk.RequestInfo {
 	req := sdk.RequestInfo{Model: c.Model, Streaming: c.Streaming, IncludeUsage: c.IncludeUsage,
 		Turn: sdk.Turn{Texts: c.Texts, Images: c.Images, MaxTokens: c.MaxTokens}}
-	if c.System != "" {
-		req.History = []sdk.HistoryEntry{{Role: "system", Text: c.System}}
-	}
+	req.SystemMessage = c.System
 	return req
 }
 
@@ -138,6 +136,19 @@ func TestFormatPayloadGolden(t *testing.T) {
 				History: []sdk.HistoryEntry{{Role: "system", Text: "Be brief."}, {Role: "user", Text: "Hi"}, {Role: "assistant", Text: "Hello!"}},
 				Turn:    sdk.Turn{Texts: []string{"More"}, Model: "m2", MaxTokens: intp(8)}},
 			want: `{"input":[{"role":"user","content":"Hi","type":"message"},{"role":"assistant","content":"Hello!","type":"message"},{"role":"user","content":"More","type":"message"}],"model":"m2","stream":false,"instructions":"Be brief.","max_output_tokens":8}`,
+		},
+		{
+			name: "system prompt is the instructions; user context is the first item",
+			req: sdk.RequestInfo{Model: "m", SystemMessage: "Be brief.", UserContextMessage: "Ctx.",
+				History: []sdk.HistoryEntry{{Role: "system", Text: "Own."}}, Turn: sdk.Turn{Texts: []string{"More"}}},
+			want: `{"input":[{"role":"user","content":"Ctx.","type":"message"},{"role":"user","content":"More","type":"message"}],"model":"m","stream":false,"instructions":"Be brief.\n\nOwn."}`,
+		},
+		{
+			name: "verbatim items without the replay-unsafe output types, tools last",
+			req: sdk.RequestInfo{Model: "m", History: []sdk.HistoryEntry{{Role: "user", Text: "ignored"}},
+				Turn: sdk.Turn{RawMessages: json.RawMessage(`[{"role":"user","content":"q"},{"type":"reasoning","summary":[]},{"type":"function_call","name":"f","arguments":"{}","call_id":"c"},{"type":"web_search_call","id":"w"}]`),
+					RawTools: json.RawMessage(`[{"type":"function","name":"f"}]`), MaxTokens: intp(9)}},
+			want: `{"input":[{"role":"user","content":"q"},{"type":"function_call","name":"f","arguments":"{}","call_id":"c"}],"model":"m","stream":false,"max_output_tokens":9,"tools":[{"type":"function","name":"f"}]}`,
 		},
 		{
 			name: "empty system prompt is no instructions; an empty history role is user",

@@ -37,5 +37,8 @@ func (*Endpoint) Metadata() sdk.EndpointMetadata {
 		MetricsTitle:      "LLM Metrics",
 		SupportsImages:    true,
 		SupportsAudio:     true,
+		// AIPerf's consumes_system_message; verbatim message arrays too.
+		ConsumesSystemMessage: true,
+		SendsRawMessages:      true,
 	}
 }

@@ -138,9 +138,26 @@ func (l *Loader) Load(ctx context.Context, path string, opts sdk.DatasetOptions)
 			return err
 		}
 		turn := sdk.Turn{TimestampMs: r.Timestamp, DelayMs: r.Delay, MaxTokens: r.OutputLength, Extra: r.Extra}
-		if r.TextInput != nil {
+		switch {
+		case present(r.Messages):
+			// Sent verbatim, self-contained (AIPerf's raw_messages and
+			// raw_tools under message_array_with_responses).
+			var err error
+			if turn.RawMessages, err = compactJSON(r.Messages); err != nil {
+				return fmt.Errorf("messages: %w", err)
+			}
+			if turn.RawTools, err = compactJSON(r.Tools); err != nil {
+				return fmt.Errorf("tools: %w", err)
+			}
+		case present(r.Payload):
+			// The whole request body, bypassing the endpoint (raw_payload).
+			var err error
+			if turn.RawPayload, err = compactJSON(r.Payload); err != nil {
+				return fmt.Errorf("payload: %w", err)
+			}
+		case r.TextInput != nil:
 			turn.Texts = []string{*r.TextInput}
-		} else {
+		default:
 			text, err := pb.Prompt(*r.InputLength, r.HashIDs)
 			if err != nil {
 				return err
@@ -161,7 +178,35 @@ func (l *Loader) Load(ctx context.Context, path string, opts sdk.DatasetOptions)
 	if len(convs) == 0 {
 		return nil, fmt.Errorf("%s: %s: no records", Name, path)
 	}
+	for _, c := range convs {
+		if err := checkSessionModes(c); err != nil {
+			return nil, fmt.Errorf("%s: %s: %w", Name, path, err)
+		}
+	}
 	return convs, nil
+}
+
+// checkSessionModes is AIPerf's _infer_context_mode: a session is either
+// all self-contained turns of one kind (messages, or payload) or all
+// synthesized/text turns; a self-contained turn carries its own context,
+// so mixing the two kinds has no defined history.
+func checkSessionModes(c sdk.Conversation) error {
+	var messages, payloads int
+	for _, t := range c.Turns {
+		switch {
+		case len(t.RawMessages) > 0:
+			messages++
+		case len(t.RawPayload) > 0:
+			payloads++
+		}
+	}
+	switch {
+	case messages > 0 && payloads > 0:
+		return fmt.Errorf("session %s mixes %d messages record(s) and %d payload record(s); each session must use exactly one mode: split the session or convert its records to one self-contained mode", c.SessionID, messages, payloads)
+	case messages+payloads > 0 && messages+payloads < len(c.Turns):
+		return fmt.Errorf("session %s mixes raw messages/payload records with synthesized prompts (input_length or text_input), which is unsupported", c.SessionID)
+	}
+	return nil
 }
 
 // prompt returns the prompt of a line with input_length n and optional

@@ -212,9 +212,6 @@ func TestRecordErrorsNameFileLineAndField(t *testing.T) {
 	cases := []struct{ line, want string }{
 		{`{"timestamp": 0}`, "no input: exactly one of input_length, text_input, messages or payload"},
 		{`{"input_length": 5, "text_input": "hi"}`, "mutually exclusive"},
-		{`{"messages": [{"role": "user", "content": "x"}]}`, "messages: pre-built message arrays are not supported"},
-		{`{"messages": [{"role": "user", "content": "x"}], "tools": [{"type": "function"}]}`, "messages: pre-built message arrays are not supported"},
-		{`{"payload": {"prompt": "x"}}`, "payload: verbatim request payloads are not supported"},
 		{`{"payload": {}}`, "payload: must be a non-empty object"},
 		{`{"payload": [1]}`, "payload: must be a JSON object"},
 		{`{"messages": []}`, "messages: must be a non-empty list"},
@@ -243,6 +240,53 @@ func TestRecordErrorsNameFileLineAndField(t *testing.T) {
 		}
 		if msg := err.Error(); !strings.Contains(msg, "bad.jsonl:3: ") || !strings.Contains(msg, c.want) {
 			t.Errorf("%s:\n  got  %q\n  want bad.jsonl:3: ... %q", c.line, msg, c.want)
+		}
+	}
+}
+
+// messages and payload records are carried verbatim (whitespace removed),
+// tools beside their messages; each session keeps to one mode.
+func TestSelfContainedRecords(t *testing.T) {
+	path := writeFile(t, "raw.jsonl",
+		`{"session_id": "a", "timestamp": 0, "messages": [ {"role": "system", "content": "Be terse."}, {"role": "user", "content": "Hi"} ], "tools": [{"type": "function", "function": {"name": "f"}}], "output_length": 7}`,
+		`{"session_id": "a", "delay": 5, "messages": [{"role": "user", "content": "Hi"}, {"role": "assistant", "content": "Yo"}, {"role": "user", "content": "Again"}]}`,
+		`{"session_id": "b", "timestamp": 10, "payload": {"model": "m", "prompt": "verbatim", "max_tokens": 3}, "extra": {"ignored_by_payload": true}}`)
+	convs, err := New().Load(context.Background(), path, opts())
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(convs) != 2 || len(convs[0].Turns) != 2 || len(convs[1].Turns) != 1 {
+		t.Fatalf("sessions %+v", convs)
+	}
+	first := convs[0].Turns[0]
+	if got := string(first.RawMessages); got != `[{"role":"system","content":"Be terse."},{"role":"user","content":"Hi"}]` {
+		t.Errorf("messages %s", got)
+	}
+	if got := string(first.RawTools); got != `[{"type":"function","function":{"name":"f"}}]` {
+		t.Errorf("tools %s", got)
+	}
+	if first.MaxTokens == nil || *first.MaxTokens != 7 || len(first.Texts) != 0 {
+		t.Errorf("turn %+v", first)
+	}
+	if second := convs[0].Turns[1]; second.RawTools != nil || second.DelayMs == nil || *second.DelayMs != 5 {
+		t.Errorf("second turn %+v", second)
+	}
+	if got := string(convs[1].Turns[0].RawPayload); got != `{"model":"m","prompt":"verbatim","max_tokens":3}` {
+		t.Errorf("payload %s", got)
+	}
+
+	for _, tt := range []struct {
+		lines []string
+		want  string
+	}{
+		{[]string{`{"session_id": "s", "messages": [{"role": "user", "content": "x"}]}`, `{"session_id": "s", "payload": {"prompt": "y"}}`},
+			"session s mixes 1 messages record(s) and 1 payload record(s)"},
+		{[]string{`{"session_id": "s", "messages": [{"role": "user", "content": "x"}]}`, `{"session_id": "s", "input_length": 4}`},
+			"session s mixes raw messages/payload records with synthesized prompts"},
+	} {
+		_, err := New().Load(context.Background(), writeFile(t, "mixed.jsonl", tt.lines...), opts())
+		if err == nil || !strings.Contains(err.Error(), "mixed.jsonl: ") || !strings.Contains(err.Error(), tt.want) {
+			t.Errorf("%v: err %v, want %q", tt.lines, err, tt.want)
 		}
 	}
 }

@@ -1,6 +1,7 @@
 package mooncaketrace
 
 import (
+	"bytes"
 	"encoding/json"
 	"errors"
 	"fmt"
@@ -27,10 +28,7 @@ type record struct {
 // validate_payload, validate_messages): exactly one input mode, hash_ids
 // only with input_length, a non-empty payload object, tools only with
 // messages and non-empty, messages a non-empty list of objects with a
-// "role". Records that pass but use messages or payload are then refused
-// by name: those modes replay a request body verbatim (AIPerf's
-// Turn.raw_messages, raw_tools and raw_payload), which sdk.Turn cannot
-// carry. Errors name the field; the caller adds file:line.
+// "role". Errors name the field; the caller adds file:line.
 func (r *record) check() error {
 	modes := 0
 	for _, set := range []bool{r.InputLength != nil, r.TextInput != nil, present(r.Messages), present(r.Payload)} {
@@ -50,10 +48,6 @@ func (r *record) check() error {
 		return err
 	}
 	switch {
-	case present(r.Messages):
-		return errors.New("messages: pre-built message arrays are not supported: they are sent verbatim, which this port's turns cannot carry (use input_length or text_input)")
-	case present(r.Payload):
-		return errors.New("payload: verbatim request payloads are not supported: this port's turns cannot carry a raw request body (use input_length or text_input)")
 	case r.InputLength != nil && *r.InputLength < 1:
 		return fmt.Errorf("input_length: %d, must be at least 1", *r.InputLength)
 	case r.TextInput != nil && *r.TextInput == "":
@@ -114,4 +108,17 @@ func checkRaw(r *record) error {
 func present(raw json.RawMessage) bool {
 	s := strings.TrimSpace(string(raw))
 	return s != "" && s != "null"
+}
+
+// compactJSON is raw without insignificant whitespace, as AIPerf re-encodes
+// a record's messages, tools and payload before sending them.
+func compactJSON(raw json.RawMessage) (json.RawMessage, error) {
+	if !present(raw) {
+		return nil, nil
+	}
+	var b bytes.Buffer
+	if err := json.Compact(&b, raw); err != nil {
+		return nil, err
+	}
+	return b.Bytes(), nil
 }
