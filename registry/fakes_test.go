@@ -30,6 +30,8 @@ func fake(category string) any {
 		return fakeLoaderPlugin{}
 	case sdk.CategoryDatasetSampler:
 		return fakeSampler{}
+	case sdk.CategoryPublicDataset:
+		return fakePublicLoader{}
 	case sdk.CategoryTokenizer:
 		return fakeTokenizers{}
 	case sdk.CategoryRecordProcessor:
@@ -94,6 +96,12 @@ func (fakeLoaderPlugin) Load(context.Context, string, sdk.DatasetOptions) ([]sdk
 }
 
 type fakeSampler struct{}
+
+type fakePublicLoader struct{}
+
+func (fakePublicLoader) LoadPublic(context.Context, sdk.DatasetOptions) ([]sdk.Conversation, error) {
+	return nil, nil
+}
 
 func (fakeSampler) Order(n int, _ int64) func(int) int { return func(i int) int { return i % n } }
 

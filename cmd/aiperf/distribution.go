@@ -25,6 +25,14 @@ import (
 	"github.com/aiperf-go/aiperf/plugins/builtin/dataset/customloader/multiturn"
 	"github.com/aiperf-go/aiperf/plugins/builtin/dataset/customloader/randompool"
 	"github.com/aiperf-go/aiperf/plugins/builtin/dataset/customloader/singleturn"
+	"github.com/aiperf-go/aiperf/plugins/builtin/dataset/public"
+	"github.com/aiperf-go/aiperf/plugins/builtin/dataset/public/hfasr"
+	"github.com/aiperf-go/aiperf/plugins/builtin/dataset/public/hfconversation"
+	"github.com/aiperf-go/aiperf/plugins/builtin/dataset/public/hfinstruct"
+	"github.com/aiperf-go/aiperf/plugins/builtin/dataset/public/mmvu"
+	"github.com/aiperf-go/aiperf/plugins/builtin/dataset/public/mtbench"
+	"github.com/aiperf-go/aiperf/plugins/builtin/dataset/public/sharegpt"
+	"github.com/aiperf-go/aiperf/plugins/builtin/dataset/public/specbench"
 	"github.com/aiperf-go/aiperf/plugins/builtin/dataset/synthetic"
 	"github.com/aiperf-go/aiperf/plugins/builtin/dataset/syntheticrankings"
 	"github.com/aiperf-go/aiperf/plugins/builtin/endpoint/chat"
@@ -96,6 +104,7 @@ func builtins() registry.Builtins {
 		registry.Provide(sdk.DatasetComposers, synthetic.Name, func() sdk.DatasetComposer { return synthetic.New() }),
 		registry.Provide(sdk.DatasetComposers, custom.Name, func() sdk.DatasetComposer { return custom.New() }),
 		registry.Provide(sdk.DatasetComposers, syntheticrankings.Name, func() sdk.DatasetComposer { return syntheticrankings.New() }),
+		registry.Provide(sdk.DatasetComposers, public.Name, func() sdk.DatasetComposer { return public.New() }),
 
 		registry.Provide(sdk.CustomDatasetLoaders, mooncaketrace.Name, func() sdk.CustomDatasetLoader { return mooncaketrace.New() }),
 		registry.Provide(sdk.CustomDatasetLoaders, bailiantrace.Name, func() sdk.CustomDatasetLoader { return bailiantrace.New() }),
@@ -103,6 +112,30 @@ func builtins() registry.Builtins {
 		registry.Provide(sdk.CustomDatasetLoaders, randompool.Name, func() sdk.CustomDatasetLoader { return randompool.New() }),
 		registry.Provide(sdk.CustomDatasetLoaders, singleturn.Name, func() sdk.CustomDatasetLoader { return singleturn.New() }),
 		registry.Provide(sdk.CustomDatasetLoaders, multiturn.Name, func() sdk.CustomDatasetLoader { return multiturn.New() }),
+
+		registry.Provide(sdk.PublicDatasetLoaders, sharegpt.Name, func() sdk.PublicDatasetLoader { return sharegpt.New() }),
+		registry.Provide(sdk.PublicDatasetLoaders, "aimo", func() sdk.PublicDatasetLoader { return hfinstruct.New() }),
+		registry.Provide(sdk.PublicDatasetLoaders, "mmstar", func() sdk.PublicDatasetLoader { return hfinstruct.New() }),
+		registry.Provide(sdk.PublicDatasetLoaders, "mmvu", func() sdk.PublicDatasetLoader { return mmvu.New() }),
+		registry.Provide(sdk.PublicDatasetLoaders, "vision_arena", func() sdk.PublicDatasetLoader { return hfconversation.New() }),
+		registry.Provide(sdk.PublicDatasetLoaders, "llava_onevision", func() sdk.PublicDatasetLoader { return hfconversation.New() }),
+		registry.Provide(sdk.PublicDatasetLoaders, "aimo_aime", func() sdk.PublicDatasetLoader { return hfinstruct.New() }),
+		registry.Provide(sdk.PublicDatasetLoaders, "aimo_numina_cot", func() sdk.PublicDatasetLoader { return hfinstruct.New() }),
+		registry.Provide(sdk.PublicDatasetLoaders, "aimo_numina_1_5", func() sdk.PublicDatasetLoader { return hfinstruct.New() }),
+		registry.Provide(sdk.PublicDatasetLoaders, specbench.Name, func() sdk.PublicDatasetLoader { return specbench.New() }),
+		registry.Provide(sdk.PublicDatasetLoaders, "spec_al_gsm8k", func() sdk.PublicDatasetLoader { return hfinstruct.New() }),
+		registry.Provide(sdk.PublicDatasetLoaders, "spec_al_math500", func() sdk.PublicDatasetLoader { return hfinstruct.New() }),
+		registry.Provide(sdk.PublicDatasetLoaders, "spec_al_humaneval", func() sdk.PublicDatasetLoader { return hfinstruct.New() }),
+		registry.Provide(sdk.PublicDatasetLoaders, "spec_al_mbpp", func() sdk.PublicDatasetLoader { return hfinstruct.New() }),
+		registry.Provide(sdk.PublicDatasetLoaders, "spec_al_mtbench", func() sdk.PublicDatasetLoader { return mtbench.New() }),
+		registry.Provide(sdk.PublicDatasetLoaders, "instruct_coder", func() sdk.PublicDatasetLoader { return hfinstruct.New() }),
+		registry.Provide(sdk.PublicDatasetLoaders, "blazedit_5k", func() sdk.PublicDatasetLoader { return hfinstruct.New() }),
+		registry.Provide(sdk.PublicDatasetLoaders, "blazedit_10k", func() sdk.PublicDatasetLoader { return hfinstruct.New() }),
+		registry.Provide(sdk.PublicDatasetLoaders, "librispeech", func() sdk.PublicDatasetLoader { return hfasr.New() }),
+		registry.Provide(sdk.PublicDatasetLoaders, "voxpopuli", func() sdk.PublicDatasetLoader { return hfasr.New() }),
+		registry.Provide(sdk.PublicDatasetLoaders, "gigaspeech", func() sdk.PublicDatasetLoader { return hfasr.New() }),
+		registry.Provide(sdk.PublicDatasetLoaders, "ami", func() sdk.PublicDatasetLoader { return hfasr.New() }),
+		registry.Provide(sdk.PublicDatasetLoaders, "spgispeech", func() sdk.PublicDatasetLoader { return hfasr.New() }),
 
 		registry.Provide(sdk.DatasetSamplers, sampler.Shuffle, func() sdk.DatasetSampler { return sampler.NewShuffle() }),
 		registry.Provide(sdk.DatasetSamplers, sampler.Sequential, func() sdk.DatasetSampler { return sampler.NewSequential() }),

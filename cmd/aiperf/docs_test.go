@@ -106,7 +106,7 @@ func categoryTable(reg *registry.Registry) string {
 		case c.Name == sdk.CategoryTimingStrategy:
 			selected = "the timing mode (fixed schedule > user-centric > request rate > concurrency)"
 		case c.Name == sdk.CategoryDatasetComposer:
-			selected = "`custom` with `--input-file`, else `synthetic`"
+			selected = "`public` with `--public-dataset`, `custom` with `--input-file`, else `synthetic`"
 		}
 		switch c.Name {
 		case sdk.CategoryCustomDataset:
@@ -114,7 +114,7 @@ func categoryTable(reg *registry.Registry) string {
 		case sdk.CategoryTokenizer:
 			selected += " (`builtin` for `--tokenizer builtin`)"
 		case sdk.CategoryDatasetSampler:
-			selected += " (default `shuffle`; `sequential` for trace replay)"
+			selected += " (default `shuffle`; `sequential` for trace replay and public datasets)"
 		}
 		fmt.Fprintf(&b, "| `%s` | `%s` | %s | %s | %s | %s |\n", c.Name, c.InterfaceName(), c.Cardinality,
 			strings.Join(kinds, ", "), "`"+strings.Join(reg.Names(c.Name), "`, `")+"`", selected)

@@ -13,6 +13,6 @@ func newRootCmd(args []string) *cobra.Command {
 		SilenceUsage:  true,
 		SilenceErrors: true,
 	}
-	root.AddCommand(newProfileCmd(args), newMockServerCmd(), newPluginsCmd(), newAnalyzeTraceCmd())
+	root.AddCommand(newProfileCmd(args), newMockServerCmd(), newPluginsCmd(), newAnalyzeTraceCmd(), newSynthesizeCmd())
 	return root
 }

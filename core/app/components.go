@@ -100,7 +100,9 @@ func NewTransport(ctx context.Context, h *Host, _ sdk.RunInfo, s *Settings) (sdk
 
 // NewComposer resolves the dataset composer. A composer that reads files
 // (sdk.LoaderUser) gets every registered custom_dataset_loader, external
-// plugins included, built only when it asks for them.
+// plugins included, built only when it asks for them; one that reads a
+// public dataset (sdk.PublicLoaderUser) gets the public_dataset_loader
+// --public-dataset selects, likewise.
 func NewComposer(ctx context.Context, h *Host, _ sdk.RunInfo, s *Settings) (sdk.DatasetComposer, error) {
 	c, err := UseSelected(ctx, h, sdk.DatasetComposers)
 	if err != nil {
@@ -117,6 +119,11 @@ func NewComposer(ctx context.Context, h *Host, _ sdk.RunInfo, s *Settings) (sdk.
 				out[i] = sdk.NamedLoader{Name: l.Name, Loader: l.Plugin}
 			}
 			return out, nil
+		})
+	}
+	if pu, ok := c.(sdk.PublicLoaderUser); ok {
+		pu.UsePublicLoader(s.Plugins.Name(sdk.CategoryPublicDataset), func() (sdk.PublicDatasetLoader, error) {
+			return UseSelected(ctx, h, sdk.PublicDatasetLoaders)
 		})
 	}
 	return c, nil

@@ -15,12 +15,13 @@ type Selection struct {
 	// Names maps a category to its plugin. Every run-wide flag that names a
 	// plugin (config.PluginChoices: --endpoint-type, --transport, --ui-type,
 	// --url-strategy, --dataset-sampling-strategy, --ramp-type,
-	// --tokenizer-plugin) lands here, then the rules below: the composer
-	// (custom with --input-file, else synthetic_rankings for an endpoint
-	// type whose name contains "rankings", else synthetic, as AIPerf's
-	// dataset manager chooses), the tokenizer
-	// (builtin for --tokenizer builtin) and the sampler's default (sequential
-	// for trace replay, else shuffle).
+	// --tokenizer-plugin, --public-dataset) lands here, then the rules
+	// below: the composer (public with --public-dataset, custom with
+	// --input-file, else synthetic_rankings for an endpoint type whose name
+	// contains "rankings", else synthetic, as AIPerf's dataset manager
+	// chooses), the tokenizer (builtin for --tokenizer builtin) and the
+	// sampler's default (sequential for trace replay and public datasets,
+	// else shuffle).
 	Names map[string]string
 	// Settings are what AIPerf's flags set on run-wide plugins, by
 	// "category.name" (the host layers them over the manifest's config and
@@ -36,6 +37,7 @@ const (
 	composerSynthetic = "synthetic"
 	composerRankings  = "synthetic_rankings"
 	composerCustom    = "custom"
+	composerPublic    = "public"
 )
 
 // Dataset samplers the table defaults to.
@@ -63,6 +65,14 @@ func selectPlugins(cfg *config.RunConfig) Selection {
 	names[sdk.CategoryDatasetComposer] = syntheticComposer(cfg.EndpointType)
 	if cfg.InputFile != "" {
 		names[sdk.CategoryDatasetComposer] = composerCustom
+	}
+	if cfg.PublicDataset != "" {
+		// AIPerf's public datasets prefer sequential sampling (every
+		// public loader's get_preferred_sampling_strategy).
+		names[sdk.CategoryDatasetComposer] = composerPublic
+		if names[sdk.CategoryDatasetSampler] == "" {
+			names[sdk.CategoryDatasetSampler] = samplerSequential
+		}
 	}
 	if sdk.NormalizeName(cfg.Tokenizer) == tokenizerBuiltin {
 		names[sdk.CategoryTokenizer] = tokenizerBuiltin
@@ -121,6 +131,16 @@ func runSettings(cfg *config.RunConfig) map[string]map[string]any {
 	if bs, ok := cfg.ISLBlockSizeSetting(); ok {
 		out[sdk.CustomDatasetLoaders.Name+".mooncake_trace"] = map[string]any{"block_size": bs}
 		out[sdk.CustomDatasetLoaders.Name+".bailian_trace"] = map[string]any{"block_size": bs}
+	}
+	if s := cfg.SynthesisSettings(); s != nil { // --synthesis-*: the mooncake_trace loader's "synthesis"
+		key := sdk.CustomDatasetLoaders.Name + ".mooncake_trace"
+		if out[key] == nil {
+			out[key] = map[string]any{}
+		}
+		maps.Copy(out[key], s)
+	}
+	if s := cfg.PublicDatasetSettings(); len(s) > 0 { // --hf-subset and the streamed-dataset cap
+		out[sdk.PublicDatasetLoaders.Name+"."+cfg.PublicDataset] = s
 	}
 	if cfg.ExportHTTPTrace {
 		out[sdk.DataExporters.Name+".jsonl"] = map[string]any{"export_http_trace": true}

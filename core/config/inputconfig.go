@@ -144,6 +144,9 @@ func (c *RunConfig) endpointSection() map[string]any {
 // datasetSection is datasets[0], "main": a synthetic dataset, or a file
 // dataset with --input-file.
 func (c *RunConfig) datasetSection() map[string]any {
+	if c.PublicDataset != "" {
+		return c.publicDatasetSection()
+	}
 	d := map[string]any{"name": "main"}
 	file := c.InputFile != ""
 	if file {
@@ -179,6 +182,9 @@ func (c *RunConfig) datasetSection() map[string]any {
 		}
 		if c.ISLBlockSize != nil {
 			d["block_size"] = *c.ISLBlockSize
+		}
+		if syn := c.synthesisSection(); len(syn) > 0 {
+			d["synthesis"] = syn
 		}
 		if c.CustomDatasetType == DatasetRandomPool {
 			setInt(d, "prompt_batch_size", c.PromptBatchSize)

@@ -145,7 +145,7 @@ func (c *RunConfig) resolve(uiSet bool) []string {
 	var warnings []string
 	// Plugin names follow the registry's one name rule (text-gen == text_gen).
 	for _, p := range []*string{&c.EndpointType, &c.URLStrategy, &c.CustomDatasetType, &c.DatasetSamplingStrategy,
-		&c.ArrivalPattern, &c.WarmupArrivalPattern, &c.Transport, &c.RampType, &c.TokenizerPlugin} {
+		&c.ArrivalPattern, &c.WarmupArrivalPattern, &c.Transport, &c.RampType, &c.TokenizerPlugin, &c.PublicDataset} {
 		*p = sdk.NormalizeName(*p)
 	}
 	c.ExportLevel = strings.ToLower(strings.TrimSpace(c.ExportLevel))

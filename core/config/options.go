@@ -141,6 +141,8 @@ const (
 	keyFixedEndOffset     = "fixed_schedule_end_offset"
 	keyNoFixedSchedule    = "no_fixed_schedule"
 	keyCustomDatasetType  = "custom_dataset_type"
+	keyPublicDataset      = "public_dataset"
+	keyHFSubset           = "hf_dataset_subset"
 	keyDatasetSampling    = "dataset_sampling_strategy"
 	keyISLBlockSize       = "prompt_input_tokens_block_size"
 	keyNumSessions        = "conversation_num"
@@ -220,6 +222,15 @@ const (
 	keyRankingsPassageTokSD  = "rankings_passages_prompt_token_stddev"
 	keyRankingsQueryTokens   = "rankings_query_prompt_token_mean"
 	keyRankingsQueryTokSD    = "rankings_query_prompt_token_stddev"
+
+	// Trace synthesis (issue 11): AIPerf's CLIConfig field names.
+	keySynthSpeedup    = "synthesis_speedup_ratio"
+	keySynthPrefixLen  = "synthesis_prefix_len_multiplier"
+	keySynthPrefixRoot = "synthesis_prefix_root_multiplier"
+	keySynthPromptLen  = "synthesis_prompt_len_multiplier"
+	keySynthOutputLen  = "synthesis_output_len_multiplier"
+	keySynthMaxISL     = "synthesis_max_isl"
+	keySynthMaxOSL     = "synthesis_max_osl"
 )
 
 // Fixed choice lists (AIPerf enums).
@@ -296,6 +307,10 @@ var options = []*option{
 		usage: "End offset in milliseconds for fixed schedule replay: requests after this timestamp are not sent (one exactly at it is). Defaults to the last timestamp."},
 	{key: keyNoFixedSchedule, names: []string{"no-fixed-schedule"}, group: GroupInput, kind: kindBool,
 		usage: "Do not enable fixed schedule automatically for trace datasets; the trace runs under the otherwise selected mode. Mutually exclusive with --fixed-schedule."},
+	{key: keyPublicDataset, names: []string{"public-dataset"}, group: GroupInput, kind: kindString, category: sdk.CategoryPublicDataset,
+		usage: "Public dataset to download (once, into the Hugging Face cache) and benchmark with, e.g. sharegpt. Mutually exclusive with --input-file and --custom-dataset-type. `aiperf plugins public_dataset_loader` lists them."},
+	{key: keyHFSubset, names: []string{"hf-subset"}, group: GroupInput, kind: kindString,
+		usage: "Hugging Face dataset subset (config) of a --public-dataset read from the hub, instead of the one the dataset is registered with."},
 	{key: keyCustomDatasetType, names: []string{"custom-dataset-type"}, group: GroupInput, kind: kindString, category: sdk.CategoryCustomDataset,
 		usage: "Format of the --input-file dataset. Requires --input-file."},
 	{key: keyDatasetSampling, names: []string{"dataset-sampling-strategy"}, group: GroupInput, kind: kindString, category: sdk.CategoryDatasetSampler,
@@ -417,6 +432,22 @@ var options = []*option{
 		usage: "Mean token length of the synthetic rankings query."},
 	{key: keyRankingsQueryTokSD, names: []string{"rankings-query-prompt-token-stddev"}, group: GroupRankings, kind: kindInt, defHelp: "0",
 		usage: "Standard deviation of the query token lengths. Requires --rankings-query-prompt-token-mean."},
+
+	// Synthesis
+	{key: keySynthSpeedup, names: []string{"synthesis-speedup-ratio"}, group: GroupSynthesis, kind: kindFloat, defHelp: "1.0",
+		usage: "Multiplier for timestamp scaling in synthesized traces: each mooncake_trace timestamp is divided by it (2.0 replays twice as fast)."},
+	{key: keySynthPrefixLen, names: []string{"synthesis-prefix-len-multiplier"}, group: GroupSynthesis, kind: kindFloat, defHelp: "1.0",
+		usage: "Multiplier for core prefix branch lengths in radix tree: the shared leading hash_ids blocks of each mooncake_trace record are stretched (or cut) by it."},
+	{key: keySynthPrefixRoot, names: []string{"synthesis-prefix-root-multiplier"}, group: GroupSynthesis, kind: kindInt, defHelp: "1",
+		usage: "Number of independent radix trees to distribute traces across: each record moves to one of N copies of the prefix tree with disjoint hash_ids, drawn with --random-seed."},
+	{key: keySynthPromptLen, names: []string{"synthesis-prompt-len-multiplier"}, group: GroupSynthesis, kind: kindFloat, defHelp: "1.0",
+		usage: "Multiplier for leaf path (unique prompt) lengths: the tokens after the shared prefix."},
+	{key: keySynthOutputLen, names: []string{"synthesis-output-len-multiplier"}, group: GroupSynthesis, kind: kindFloat, defHelp: "1.0",
+		usage: "Multiplier for output lengths in synthesized traces (rounded, at least 1)."},
+	{key: keySynthMaxISL, names: []string{"synthesis-max-isl"}, group: GroupSynthesis, kind: kindInt,
+		usage: "Maximum input sequence length for filtering. Traces with input_length > max_isl are skipped."},
+	{key: keySynthMaxOSL, names: []string{"synthesis-max-osl"}, group: GroupSynthesis, kind: kindInt,
+		usage: "Maximum output sequence length cap. Traces with output_length > max_osl are capped to max_osl."},
 
 	// Conversation Input
 	{key: keyNumSessions, names: []string{"conversation-num", "num-conversations", "num-sessions"}, group: GroupConversationInput, kind: kindInt,

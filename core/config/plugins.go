@@ -101,6 +101,7 @@ func CategoryFlags() map[string][]string {
 func (c *RunConfig) pluginFlagValues() map[string]string {
 	return map[string]string{
 		keyEndpointType: c.EndpointType, keyURLStrategy: c.URLStrategy, keyCustomDatasetType: c.CustomDatasetType,
+		keyPublicDataset:   c.PublicDataset,
 		keyDatasetSampling: c.DatasetSamplingStrategy, keyArrivalPattern: c.ArrivalPattern,
 		keyWarmupArrival: c.WarmupArrivalPattern, keyUIType: c.UIType, keyTransport: c.Transport,
 		keyRampType: c.RampType, keyTokenizerPlugin: c.TokenizerPlugin,

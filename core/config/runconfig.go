@@ -45,6 +45,8 @@ type RunConfig struct {
 	FixedScheduleEndOffset   *int   `koanf:"fixed_schedule_end_offset"`
 	NoFixedSchedule          bool   `koanf:"no_fixed_schedule"`
 	CustomDatasetType        string `koanf:"custom_dataset_type"`
+	PublicDataset            string `koanf:"public_dataset"`
+	HFSubset                 string `koanf:"hf_dataset_subset"`
 	DatasetSamplingStrategy  string `koanf:"dataset_sampling_strategy"`
 
 	// Sequence lengths and dataset size.
@@ -114,6 +116,14 @@ type RunConfig struct {
 	RankingsPassageTokensStddev *int `koanf:"rankings_passages_prompt_token_stddev"`
 	RankingsQueryTokensMean     *int `koanf:"rankings_query_prompt_token_mean"`
 	RankingsQueryTokensStddev   *int `koanf:"rankings_query_prompt_token_stddev"`
+	// Trace synthesis (--synthesis-*, synthesis.go); nil is unset.
+	SynthesisSpeedupRatio         *float64 `koanf:"synthesis_speedup_ratio"`
+	SynthesisPrefixLenMultiplier  *float64 `koanf:"synthesis_prefix_len_multiplier"`
+	SynthesisPrefixRootMultiplier *int     `koanf:"synthesis_prefix_root_multiplier"`
+	SynthesisPromptLenMultiplier  *float64 `koanf:"synthesis_prompt_len_multiplier"`
+	SynthesisOutputLenMultiplier  *float64 `koanf:"synthesis_output_len_multiplier"`
+	SynthesisMaxISL               *int     `koanf:"synthesis_max_isl"`
+	SynthesisMaxOSL               *int     `koanf:"synthesis_max_osl"`
 
 	// Conversations (multi-turn sessions). Delays are in milliseconds.
 	NumSessions        *int    `koanf:"conversation_num"`

@@ -105,8 +105,10 @@ func (c *RunConfig) Validate(ch Choices) error {
 	c.validateRanges(add)
 	c.validateModes(add)
 	c.validateDataset(add)
+	c.validatePublicDataset(add)
 	c.validateMedia(add)
 	c.validatePrefixPrompts(add)
+	c.validateSynthesis(add)
 
 	// Service
 	if !slices.Contains(logLevels, c.LogLevel) {

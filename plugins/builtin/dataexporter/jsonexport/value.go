@@ -36,6 +36,11 @@ var keyOrder = map[string][]string{
 	"datasets/file": {"name", "type", "path", "records", "format", "sampling", "synthesis", "entries",
 		"random_seed", "osl", "block_size", "prompt_batch_size", "image_batch_size", "audio_batch_size",
 		"video_batch_size", "prompts"},
+	// A public dataset's (--public-dataset) PublicDataset fields.
+	"datasets/public": {"name", "type", "dataset", "entries", "random_seed", "sampling", "hf_subset", "osl"},
+	// A file dataset's SynthesisConfig (the --synthesis-* flags).
+	"synthesis": {"speedup_ratio", "prefix_len_multiplier", "prefix_root_multiplier", "prompt_len_multiplier",
+		"output_len_multiplier", "max_isl", "max_osl", "allow_dataset_wrap"},
 	"prompts":    {"isl", "osl", "block_size", "batch_size", "cache_bust", "corpus", "sequence_distribution"},
 	"isl":        {"mean", "stddev"},
 	"osl":        {"mean", "stddev"},
@@ -70,6 +75,9 @@ var keyOrder = map[string][]string{
 func orderedKeys(m map[string]any, holder string) []string {
 	if holder == "datasets" && m["type"] == "file" {
 		holder = "datasets/file"
+	}
+	if holder == "datasets" && m["type"] == "public" {
+		holder = "datasets/public"
 	}
 	keys := make([]string, 0, len(m))
 	for _, k := range keyOrder[holder] {

@@ -26,13 +26,17 @@
 // output_length → Turn.MaxTokens.
 //
 // The block size is the loader's own setting (Config, key block_size, set by
-// the core from --isl-block-size), not a dataset option.
+// the core from --isl-block-size), not a dataset option. So are AIPerf's
+// --synthesis-* options (Config.Synthesis, synthesis.go): with any of them
+// the whole file is read and transformed first, as AIPerf's trace loaders
+// do; without them records stream through untouched.
 package mooncaketrace
 
 import (
 	"context"
 	"fmt"
 
+	"github.com/aiperf-go/aiperf/core/tracesynth"
 	sdk "github.com/aiperf-go/aiperf/plugin-sdk"
 	"github.com/aiperf-go/aiperf/plugins/builtin/dataset/customloader/internal/jsonl"
 	"github.com/aiperf-go/aiperf/plugins/builtin/dataset/customloader/internal/sessions"
@@ -50,6 +54,11 @@ type Config struct {
 	// BlockSize is the number of tokens of one hash-id block
 	// (--isl-block-size); 0 means DefaultBlockSize.
 	BlockSize int `json:"block_size"`
+	// Synthesis is AIPerf's --synthesis-* options under its
+	// SynthesisConfig keys (speedup_ratio, prefix_len_multiplier,
+	// prefix_root_multiplier, prompt_len_multiplier, output_len_multiplier,
+	// max_isl, max_osl); none set leaves the trace as it is.
+	Synthesis tracesynth.Options `json:"synthesis"`
 }
 
 // Loader reads mooncake traces. It is safe for concurrent use once
@@ -58,6 +67,9 @@ type Loader struct {
 	// Warn, when set, is told about each prompt that could not be made to
 	// re-encode to its exact length (the closest text is sent instead).
 	Warn func(msg string)
+	// Info, when set, is told what the --synthesis-* limits dropped and
+	// capped (AIPerf's info log lines).
+	Info func(msg string)
 	// Config is the loader's own settings.
 	Config Config
 }
@@ -71,10 +83,14 @@ var (
 // PluginConfig implements sdk.Configurable.
 func (l *Loader) PluginConfig() any { return &l.Config }
 
-// Validate implements sdk.Validator: the block size must not be negative.
+// Validate implements sdk.Validator: the block size must not be negative
+// and the synthesis options must be within AIPerf's bounds.
 func (l *Loader) Validate() error {
 	if bs := l.Config.BlockSize; bs < 0 {
 		return fmt.Errorf("%s: block size %d (block_size, --isl-block-size), want at least 1", Name, bs)
+	}
+	if _, err := l.Config.Synthesis.Params(l.blockSize()); err != nil {
+		return fmt.Errorf("%s: synthesis: %w", Name, err)
 	}
 	return nil
 }
@@ -129,7 +145,7 @@ func (l *Loader) Load(ctx context.Context, path string, opts sdk.DatasetOptions)
 	}
 	pb := NewPromptBuilder(opts, l.blockSize(), l.Warn)
 	g := sessions.New(opts.RandomSeed)
-	err := jsonl.Scan(ctx, path, func(_ int, data []byte) error {
+	err := l.scan(ctx, path, opts.RandomSeed, func(_ int, data []byte) error {
 		var r record
 		if err := jsonl.Decode(data, &r); err != nil {
 			return err
