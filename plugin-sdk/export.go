@@ -43,6 +43,10 @@ type ExportContext struct {
 	// AIPerf's float fields float64.
 	InputConfig map[string]any
 	Inputs      []InputEntry
+	// SkipInputs says the run writes no inputs.json: AIPerf 0.13 skips it
+	// for trace datasets (mooncake, bailian, BurstGPT), whose payloads are
+	// verbatim or synthesized and would be huge. Inputs is then nil.
+	SkipInputs bool
 	// ConsoleText is what the run's console exporters print, rendered
 	// without colour before the data exporters run, so a data exporter can
 	// save it (profile_export_console.txt). Nil when there are none.

@@ -85,6 +85,10 @@ func TestTraceReplayBailianAndBurstGPT(t *testing.T) {
 					t.Errorf("record %d has no schedule_lag", i)
 				}
 			}
+			// AIPerf 0.13 writes no inputs.json for trace datasets.
+			if _, err := os.Stat(filepath.Join(r.dir, "inputs.json")); !os.IsNotExist(err) {
+				t.Errorf("inputs.json written for a trace run: %v", err)
+			}
 		})
 	}
 }

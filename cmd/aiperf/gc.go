@@ -12,7 +12,8 @@ const (
 	gcMemoryFloor  = 64 << 20 // below this the GC is left alone
 )
 
-// tuneGC trades memory for timing precision during `aiperf profile`: with
+// tuneGC trades memory for timing precision during the timed run of
+// `aiperf profile` (it runs once the dataset is built): with
 // the default GOGC the collector's mark phase and assists delay scheduled
 // sends by milliseconds on small machines (measured: schedule-lag p99 5.2 ms
 // at 5k req/s vs 0.68 ms without). Collection is left to a soft memory

@@ -85,7 +85,9 @@ func runProfile(cmd *cobra.Command, rawArgs []string) error {
 	if err != nil {
 		return err
 	}
-	tuneGC()
+	// Loading runs with Go's default collector (its garbage would fill the
+	// timed run's soft limit); the timed policy starts before the first send.
+	settings.BeforeSend = tuneGC
 	// A second Ctrl-C exits at once; plugin processes must not outlive us.
 	ctx, stop := app.WithInterrupts(cmd.Context(), stderr, func() { _ = reg.Close() })
 	defer stop()

@@ -45,6 +45,7 @@ func FromConfig(cfg *config.RunConfig, serviceKind string, args []string) (*Sett
 		Timeout:              time.Duration(cfg.RequestTimeoutSeconds * float64(time.Second)),
 		LegacyMaxToks:        cfg.UseLegacyMaxTokens,
 		SystemPrompt:         cfg.ResolvedSystemPrompt,
+		SkipInputs:           cfg.TraceDataset(),
 		SystemMessageFlags:   systemMessageFlags(cfg),
 		Profiling:            cfg.Profiling(),
 		Warmup:               warmup(cfg),

@@ -11,6 +11,7 @@ import (
 	"net/http"
 	"os"
 	"path/filepath"
+	"runtime/debug"
 	"strings"
 	"time"
 
@@ -100,11 +101,16 @@ func (r *Runner) Run(ctx context.Context) (*Outcome, error) {
 		ExtraInputs: s.ExtraInputs, Tokenizer: r.Tokenizer, IncludeUsage: s.UseServerTokenCount,
 		ModelSelection: s.ModelSelection, Seed: s.Seed,
 	}
-	reqs, inputs, err := engine.Prepare(r.Endpoint, convs, popts)
+	reqs, inputs, err := engine.PrepareContext(ctx, r.Endpoint, convs, popts)
 	if err != nil {
 		return nil, err
 	}
-	ec.Inputs = inputs
+	if s.SkipInputs {
+		ec.SkipInputs = true
+		r.Log.Info("Skipping inputs.json generation (trace dataset)")
+	} else {
+		ec.Inputs = inputs
+	}
 
 	eng, err := engine.New(r.Transport, nil, reqs, engine.Options{
 		URLs: r.endpointURLs(), Headers: r.headers(), Streaming: r.RunInfo.Streaming,
@@ -114,6 +120,14 @@ func (r *Runner) Run(ctx context.Context) (*Outcome, error) {
 	})
 	if err != nil {
 		return nil, err
+	}
+
+	// Building the dataset left garbage (decoded files, intermediate
+	// strings): return it now, then let the CLI switch the collector to its
+	// timed-run policy (a soft limit that would otherwise fill with it).
+	debug.FreeOSMemory()
+	if s.BeforeSend != nil {
+		s.BeforeSend()
 	}
 
 	sinks, err := r.openSinks(ec)

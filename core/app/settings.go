@@ -21,6 +21,12 @@ type Settings struct {
 	ExtraInputs    map[string]any
 	Timeout        time.Duration
 	LegacyMaxToks  bool
+	// SkipInputs writes no inputs.json (trace datasets, as AIPerf 0.13).
+	SkipInputs bool
+	// BeforeSend, when set, runs once the dataset is built and the requests
+	// prepared, before anything is sent (the CLI tunes the garbage
+	// collector for the timed run there, not while loading).
+	BeforeSend func()
 	// SystemPrompt is the verbatim --system-prompt (or the file's text),
 	// put before every conversation's own system message; "" for none.
 	SystemPrompt string

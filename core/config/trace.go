@@ -124,6 +124,15 @@ func (c *RunConfig) UseDetectedDatasetType(name string) {
 // is_trace loaders).
 var traceTypes = map[string]bool{DatasetMooncakeTrace: true, DatasetBailianTrace: true, DatasetBurstGPTTrace: true}
 
+// TraceDataset reports whether the run replays a trace file (given or
+// detected type mooncake_trace, bailian_trace or burst_gpt_trace): AIPerf
+// 0.13 writes no inputs.json for them (dataset_manager
+// _should_skip_inputs_json: their payloads are verbatim or synthesized and
+// would be huge).
+func (c *RunConfig) TraceDataset() bool {
+	return c.InputFile != "" && traceTypes[c.CustomDatasetType]
+}
+
 // inspectInputTrace looks inside --input-file for what fixed schedule needs:
 // whether records carry timestamps and, when no count was given, how many
 // entries there are (the default request count). A BurstGPT CSV always has

@@ -26,11 +26,10 @@ type Completed struct {
 	// it: earlier user turns and the assistant's answers, in order. It is
 	// set only for a later turn of a session whose payload the endpoint
 	// re-rendered with that history (the body differs from the history-free
-	// one prepared ahead); then Request.InputText and Request.InputTokens
-	// cover the turn's own text only, and the record pipeline counts the
-	// ISL of the whole conversation after the request ended, off the timed
-	// path. Nil otherwise: first turns, single-turn requests, and endpoints
-	// that do not send history (completions) keep their precomputed count.
+	// one prepared ahead). Nil otherwise: first turns, single-turn
+	// requests, and endpoints that do not send history (completions). The
+	// record pipeline counts the ISL from the body sent either way
+	// (PreparedRequest.Inputs), off the timed path.
 	// Read-only: the slice is shared with the session.
 	History []sdk.HistoryEntry
 }
@@ -502,12 +501,9 @@ func (e *Engine) answerText(rec *sdk.RequestRecord) (string, error) {
 	return b.String(), nil
 }
 
-// historyText is a sent turn's text as later turns repeat it: the text the
-// body carried, without the conversation's system prompt and user context.
+// historyText is a sent turn's text as later turns repeat it: its own
+// texts, without the conversation's system prompt and user context.
 func historyText(req *PreparedRequest) string {
-	if req.SystemMessage == "" && req.UserContextMessage == "" {
-		return req.InputText
-	}
 	return strings.Join(req.Turn.Texts, " ")
 }
 

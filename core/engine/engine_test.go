@@ -199,9 +199,10 @@ func TestRunPhaseSendsEveryCreditOnce(t *testing.T) {
 				if want := fmt.Sprintf("conv-%d", rec.SessionNum%convs); req.ConversationID != want {
 					t.Errorf("credit %d sent %s, want %s", rec.SessionNum, req.ConversationID, want)
 				}
-				// The word tokenizer makes the prompt's count exact.
-				if req.InputTokens == nil || *req.InputTokens != 6 {
-					t.Errorf("InputTokens %v, want the 6 words of %q", req.InputTokens, req.InputText)
+				// The word tokenizer makes the prompt's count exact, read
+				// from the body sent.
+				if text, n, _ := req.Inputs(chatFixture{}, wordTokenizer{}, rec.RequestBody, true); n == nil || *n != 6 {
+					t.Errorf("InputTokens %v, want the 6 words of %q", n, text)
 				}
 				// The request is the engine's own prepared request, not a copy.
 				if !pointsInto(reqs, req) {

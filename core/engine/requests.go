@@ -1,10 +1,13 @@
 package engine
 
 import (
+	"context"
 	"fmt"
 	"math/rand/v2"
+	"sync"
 
 	sdk "github.com/aiperf-go/aiperf/plugin-sdk"
+	"github.com/aiperf-go/aiperf/plugin-sdk/payload"
 )
 
 // PreparedRequest is a request rendered ahead of its send time: the payload
@@ -14,22 +17,41 @@ type PreparedRequest struct {
 	TurnIndex      int
 	Model          string
 	Payload        []byte
-	// InputText is the text the prepared body carries, as ISL counts it
-	// (BodyInputs, InputText); InputTokens its count, or nil when the
-	// endpoint does not tokenize input or the body has no countable input.
-	// They are the ISL of a request sent without history; a later turn
-	// sent with it is counted from the body actually sent.
-	InputText   string
-	InputTokens *int
-	// InputImages, InputAudios and InputVideos count the body's media parts.
-	InputImages, InputAudios, InputVideos int
-	MaxTokens                             *int
+	MaxTokens      *int
 	// Turn is the dataset turn, kept to re-render later turns of a session
 	// with the conversation's history.
 	Turn sdk.Turn
 	// SystemMessage and UserContextMessage are the conversation's, sent with
 	// every turn.
 	SystemMessage, UserContextMessage string
+	// isl caches the token count of Payload, made by the first record sent
+	// with it (Inputs), so a dataset entry sent many times is counted once
+	// and none is counted before the run starts.
+	isl *islCache
+}
+
+type islCache struct {
+	once   sync.Once
+	tokens *int
+}
+
+// Inputs is what the body sent carries for ISL and the media metrics, read
+// off the timed path by the record pipeline: the text (InputText of
+// BodyInputs), its token count (nil when count is false or there is nothing
+// countable) and the media parts. A body equal to the prepared Payload (a
+// request sent without history) is counted once per prepared request; any
+// other body (a later turn with its history) every time.
+func (r *PreparedRequest) Inputs(ep sdk.Endpoint, tok sdk.Tokenizer, body []byte, count bool) (text string, tokens *int, in payload.Inputs) {
+	in = BodyInputs(ep, body)
+	text = InputText(in)
+	if !count {
+		return text, nil, in
+	}
+	if r.isl == nil || len(body) != len(r.Payload) || (len(body) > 0 && &body[0] != &r.Payload[0]) {
+		return text, CountInput(tok, in, text), in
+	}
+	r.isl.once.Do(func() { r.isl.tokens = CountInput(tok, in, text) })
+	return text, r.isl.tokens, in
 }
 
 // SelfContained reports whether the turn carries its whole request (a
@@ -83,7 +105,15 @@ func (o PrepareOptions) Render(ep sdk.Endpoint, req *PreparedRequest, history []
 
 // Prepare renders every turn of every conversation with the endpoint.
 // Models are assigned round robin over conversations when a turn names none.
+// The texts and media of single-turn conversations are cleared in convs as
+// their bodies are built: the prepared body is then the only copy.
 func Prepare(ep sdk.Endpoint, convs []sdk.Conversation, opts PrepareOptions) ([]PreparedRequest, []sdk.InputEntry, error) {
+	return PrepareContext(context.Background(), ep, convs, opts)
+}
+
+// PrepareContext is Prepare that stops when ctx ends (a large dataset takes
+// seconds to render; Ctrl-C must not wait for it).
+func PrepareContext(ctx context.Context, ep sdk.Endpoint, convs []sdk.Conversation, opts PrepareOptions) ([]PreparedRequest, []sdk.InputEntry, error) {
 	if len(convs) == 0 {
 		return nil, nil, fmt.Errorf("dataset is empty: nothing to send")
 	}
@@ -95,6 +125,11 @@ func Prepare(ep sdk.Endpoint, convs []sdk.Conversation, opts PrepareOptions) ([]
 	reqs := make([]PreparedRequest, 0, len(convs))
 	inputs := make([]sdk.InputEntry, 0, len(convs))
 	for ci, conv := range convs {
+		if ci > 0 && ci%1024 == 0 && ctx.Err() != nil {
+			// Checked per batch: nothing has been sent yet, so there is
+			// nothing to export either.
+			return nil, nil, fmt.Errorf("cancelled while preparing request %d of the dataset; nothing was sent: %w", ci, ctx.Err())
+		}
 		entry := sdk.InputEntry{SessionID: conv.SessionID}
 		convModel := pick(ci)
 		for ti, turn := range conv.Turns {
@@ -118,13 +153,15 @@ func Prepare(ep sdk.Endpoint, convs []sdk.Conversation, opts PrepareOptions) ([]
 			if err != nil {
 				return nil, nil, fmt.Errorf("format payload for conversation %s turn %d: %w", conv.SessionID, ti, err)
 			}
-			in := BodyInputs(ep, body)
-			text := InputText(in)
 			req.Payload = body
-			req.InputText = text
-			req.InputImages, req.InputAudios, req.InputVideos = in.Images, in.Audios, in.Videos
-			if meta.TokenizesInput {
-				req.InputTokens = CountInput(opts.Tokenizer, in, text)
+			req.isl = &islCache{}
+			if len(conv.Turns) == 1 {
+				// Never rendered again (no later turn, no history): the
+				// body is the one copy of the prompt the run keeps, and the
+				// dataset's copy is let go now, not after the last body is
+				// built (at 1M entries the two would not fit together).
+				req.Turn = lean(turn)
+				convs[ci].Turns[0] = req.Turn
 			}
 			reqs = append(reqs, req)
 			entry.Payloads = append(entry.Payloads, body)
@@ -132,6 +169,14 @@ func Prepare(ep sdk.Endpoint, convs []sdk.Conversation, opts PrepareOptions) ([]
 		inputs = append(inputs, entry)
 	}
 	return reqs, inputs, nil
+}
+
+// lean is a turn without its texts and media, the large fields a request
+// that is never re-rendered no longer needs once its body is built.
+func lean(t sdk.Turn) sdk.Turn {
+	t.Texts, t.TextGroups, t.Images, t.Audios, t.Videos = nil, nil, nil, nil, nil
+	t.RawMessages, t.RawTools = nil, nil
+	return t
 }
 
 // modelPicker assigns models to conversations: round robin, or uniformly at

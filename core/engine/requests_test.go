@@ -2,7 +2,10 @@ package engine
 
 import (
 	"bytes"
+	"context"
 	"encoding/json"
+	"errors"
+	"fmt"
 	"reflect"
 	"strings"
 	"testing"
@@ -30,12 +33,14 @@ func decodeBody(t *testing.T, payload []byte) fixtureBody {
 }
 
 func TestPreparePayloadPerTurn(t *testing.T) {
-	convs := []sdk.Conversation{
-		{SessionID: "s0", Turns: []sdk.Turn{{Texts: []string{"Hello there"}, MaxTokens: intp(7)}}},
-		{SessionID: "s1", Turns: []sdk.Turn{
-			{Texts: []string{"first turn"}},
-			{Texts: []string{"second ", "turn"}, Role: "system", Extra: map[string]any{"temperature": 0.5}},
-		}},
+	dataset := func() []sdk.Conversation {
+		return []sdk.Conversation{
+			{SessionID: "s0", Turns: []sdk.Turn{{Texts: []string{"Hello there"}, MaxTokens: intp(7)}}},
+			{SessionID: "s1", Turns: []sdk.Turn{
+				{Texts: []string{"first turn"}},
+				{Texts: []string{"second ", "turn"}, Role: "system", Extra: map[string]any{"temperature": 0.5}},
+			}},
+		}
 	}
 	cases := []struct {
 		name         string
@@ -54,6 +59,7 @@ func TestPreparePayloadPerTurn(t *testing.T) {
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {
 			ep := &recordingEndpoint{}
+			convs := dataset()
 			reqs, _, err := Prepare(ep, convs, PrepareOptions{Models: []string{"m"}, Streaming: c.streaming,
 				UseLegacyMaxTokens: c.legacy, IncludeUsage: c.includeUsage, ExtraInputs: c.extra})
 			if err != nil {
@@ -68,11 +74,12 @@ func TestPreparePayloadPerTurn(t *testing.T) {
 				text string
 			}{{"s0", 0, "Hello there"}, {"s1", 0, "first turn"}, {"s1", 1, "second turn"}}
 			k := 0
-			for _, conv := range convs {
+			for _, conv := range dataset() {
 				for _, turn := range conv.Turns {
 					r := reqs[k]
-					if r.ConversationID != want[k].conv || r.TurnIndex != want[k].turn || r.InputText != want[k].text {
-						t.Errorf("request %d = {%s, %d, %q}, want %+v", k, r.ConversationID, r.TurnIndex, r.InputText, want[k])
+					text, _, _ := r.Inputs(ep, nil, r.Payload, false)
+					if r.ConversationID != want[k].conv || r.TurnIndex != want[k].turn || text != want[k].text {
+						t.Errorf("request %d = {%s, %d, %q}, want %+v", k, r.ConversationID, r.TurnIndex, text, want[k])
 					}
 					// The endpoint got exactly this turn and the run's settings,
 					// with no history: later turns are re-rendered when sent.
@@ -85,8 +92,15 @@ func TestPreparePayloadPerTurn(t *testing.T) {
 					if b := decodeBody(t, r.Payload); b.Call != k+1 {
 						t.Errorf("request %d carries the body of call %d", k, b.Call)
 					}
-					if !reflect.DeepEqual(r.Turn, turn) {
-						t.Errorf("request %d keeps turn %+v, want %+v", k, r.Turn, turn)
+					// A multi-turn session keeps its turns for re-rendering; a
+					// single-turn one only what records read (the body holds the
+					// prompt, once).
+					keep := turn
+					if len(conv.Turns) == 1 {
+						keep = sdk.Turn{MaxTokens: turn.MaxTokens, Extra: turn.Extra, Model: turn.Model, Role: turn.Role}
+					}
+					if !reflect.DeepEqual(r.Turn, keep) {
+						t.Errorf("request %d keeps turn %+v, want %+v", k, r.Turn, keep)
 					}
 					k++
 				}
@@ -142,6 +156,11 @@ func TestPrepareRoundRobinModelsOverConversations(t *testing.T) {
 	}
 }
 
+// countingForbidden fails any count: a cached ISL must not tokenize again.
+type countingForbidden struct{ wordTokenizer }
+
+func (countingForbidden) Count(string) int { panic("counted twice") }
+
 func TestPrepareInputTokens(t *testing.T) {
 	tok := wordTokenizer{}
 	noTokenize := &recordingEndpoint{meta: func(m *sdk.EndpointMetadata) { m.TokenizesInput = false }}
@@ -168,7 +187,7 @@ func TestPrepareInputTokens(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			got := reqs[0].InputTokens
+			text, got, _ := reqs[0].Inputs(c.ep, c.tok, reqs[0].Payload, c.ep.Metadata().TokenizesInput)
 			switch {
 			case c.want == nil && got != nil:
 				t.Errorf("InputTokens = %d, want absent", *got)
@@ -177,8 +196,13 @@ func TestPrepareInputTokens(t *testing.T) {
 			case c.want != nil && *got != *c.want:
 				t.Errorf("InputTokens = %d, want %d", *got, *c.want)
 			}
-			if want := strings.Join(c.texts, ""); reqs[0].InputText != want {
-				t.Errorf("InputText %q, want %q", reqs[0].InputText, want)
+			if want := strings.Join(c.texts, ""); text != want {
+				t.Errorf("InputText %q, want %q", text, want)
+			}
+			// Counted once per prepared body: a second record reads the cache.
+			if _, again, _ := reqs[0].Inputs(c.ep, countingForbidden{}, reqs[0].Payload, c.ep.Metadata().TokenizesInput); (again == nil) != (got == nil) ||
+				(again != nil && *again != *got) {
+				t.Errorf("second read %v, want the cached %v", again, got)
 			}
 		})
 	}
@@ -258,5 +282,20 @@ func TestPrepareInputsMatchPayloads(t *testing.T) {
 	}
 	if k != len(reqs) {
 		t.Errorf("inputs hold %d payloads, %d requests were prepared", k, len(reqs))
+	}
+}
+
+// A cancelled preparation stops at the next batch of conversations instead
+// of rendering a large dataset to the end.
+func TestPrepareContextCancelled(t *testing.T) {
+	convs := make([]sdk.Conversation, 3000)
+	for i := range convs {
+		convs[i] = sdk.Conversation{SessionID: fmt.Sprint(i), Turns: []sdk.Turn{{Texts: []string{"hi"}}}}
+	}
+	ctx, cancel := context.WithCancel(context.Background())
+	cancel()
+	_, _, err := PrepareContext(ctx, chatFixture{}, convs, PrepareOptions{Models: []string{"m"}})
+	if err == nil || !errors.Is(err, context.Canceled) || !strings.Contains(err.Error(), "request 1024 of the dataset") {
+		t.Fatalf("err %v", err)
 	}
 }

@@ -141,8 +141,8 @@ func TestCompletedCarriesTheHistorySent(t *testing.T) {
 				if len(c.History) != cap(c.History) {
 					t.Errorf("turn %d: history cap %d > len %d: a later turn could write into it", i, cap(c.History), len(c.History))
 				}
-				if c.Request.InputTokens == nil || *c.Request.InputTokens != 2 {
-					t.Errorf("turn %d: prepared InputTokens %v, want its own 2 words", i, c.Request.InputTokens)
+				if _, n, _ := c.Request.Inputs(tc.ep, wordTokenizer{}, c.Request.Payload, true); n == nil || *n != 2 {
+					t.Errorf("turn %d: prepared InputTokens %v, want its own 2 words", i, n)
 				}
 			}
 		})

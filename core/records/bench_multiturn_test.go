@@ -14,9 +14,13 @@ func BenchmarkParseLaterTurn(b *testing.B) {
 	c := benchRecord()
 	prompt := strings.TrimSpace(strings.Repeat("word ", 256))
 	answer := strings.TrimSpace(strings.Repeat("reply ", 66))
-	c.Request.InputText = prompt
 	c.History = []sdk.HistoryEntry{{Role: "user", Text: prompt}, {Role: "assistant", Text: answer},
 		{Role: "user", Text: prompt}, {Role: "assistant", Text: answer}}
+	body, err := chat.FormatPayload(sdk.RequestInfo{Model: "m", Turn: sdk.Turn{Texts: []string{prompt}}, History: c.History})
+	if err != nil {
+		b.Fatal(err)
+	}
+	c.Record.RequestBody = body
 	b.ReportAllocs()
 	for b.Loop() {
 		if pr := Parse(chat, words, c, ClientTokenizer); pr.InputTokens == nil || *pr.InputTokens != 3*256+2*66 {

@@ -22,8 +22,9 @@ func benchRecord() engine.Completed {
 	rec.Responses = append(rec.Responses, sdk.Response{PerfNs: at, Data: []byte(usageChunk(550, 100))},
 		sdk.Response{PerfNs: at, Data: []byte(doneEvent)})
 	rec.EndPerfNs = at
-	return engine.Completed{Record: rec, Request: &engine.PreparedRequest{ConversationID: "c",
-		InputText: "a prompt of a few words", InputTokens: intp(550)}}
+	req := prepared("c", "a prompt of a few words")
+	rec.RequestBody = req.Payload
+	return engine.Completed{Record: rec, Request: req}
 }
 
 // BenchmarkParseSingleTurn is the per-record parse and count cost of a

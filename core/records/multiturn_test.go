@@ -160,7 +160,7 @@ func TestMultiTurnISLCountsTheConversationSent(t *testing.T) {
 		}
 	}
 	// turn 1 = its prompt; later turns = earlier prompts + answers + their own.
-	if first := r.isl(t, r.done[0]); first != words.Count(prompt(0)) || first != *r.done[0].Request.InputTokens {
+	if first := r.isl(t, r.done[0]); first != words.Count(prompt(0)) {
 		t.Errorf("turn 1 ISL %d, want its prompt's %d words", first, words.Count(prompt(0)))
 	}
 	a1, _ := answerOf(t, r.done[0])

@@ -32,25 +32,18 @@ const (
 // unit the endpoint cannot parse turns the record into an error, because
 // its token counts would otherwise be silently wrong.
 //
-// The input of a single-turn request was counted when payloads were
-// prepared. A later turn sent with the conversation's history
-// (c.History) is counted here, from the body actually sent (the whole
-// conversation it carried, engine.BodyInputs); with server usage only when
-// the record has no responses, so no usage can replace the count.
+// The input is read from the body actually sent (for a later turn, the
+// whole conversation it carried; engine.BodyInputs), as AIPerf counts it per
+// record; a prepared body sent many times is tokenized once. With server
+// usage it is counted only when the record has no responses, so no usage
+// can replace the count.
 func Parse(ep sdk.Endpoint, tok sdk.Tokenizer, c engine.Completed, src TokenSource) *sdk.ParsedRecord {
 	rec := c.Record
-	pr := &sdk.ParsedRecord{Record: rec, InputText: c.Request.InputText, InputTokens: c.Request.InputTokens,
-		InputImages: c.Request.InputImages, InputAudios: c.Request.InputAudios, InputVideos: c.Request.InputVideos,
+	count := (src == ClientTokenizer || len(rec.Responses) == 0) && ep.Metadata().TokenizesInput
+	inText, tokens, in := c.Request.Inputs(ep, tok, rec.RequestBody, count)
+	pr := &sdk.ParsedRecord{Record: rec, InputText: inText, InputTokens: tokens,
+		InputImages: in.Images, InputAudios: in.Audios, InputVideos: in.Videos,
 		AudioDurationS: c.Request.Turn.AudioDurationS}
-	if len(c.History) > 0 {
-		// The body sent carried the conversation so far: count all of it.
-		in := engine.BodyInputs(ep, rec.RequestBody)
-		pr.InputText, pr.InputTokens = engine.InputText(in), nil
-		pr.InputImages, pr.InputAudios, pr.InputVideos = in.Images, in.Audios, in.Videos
-		if (src == ClientTokenizer || len(rec.Responses) == 0) && ep.Metadata().TokenizesInput {
-			pr.InputTokens = engine.CountInput(tok, in, pr.InputText)
-		}
-	}
 	if len(rec.Responses) == 0 {
 		return pr
 	}

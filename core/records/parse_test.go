@@ -58,7 +58,20 @@ func completed(units ...string) engine.Completed {
 	for i, u := range units {
 		rec.Responses = append(rec.Responses, sdk.Response{PerfNs: int64(answerPerfOff + i), Data: []byte(u)})
 	}
-	return engine.Completed{Record: rec, Request: &engine.PreparedRequest{ConversationID: "conv", InputText: "the prompt", InputTokens: intp(2)}}
+	req := prepared("conv", "the prompt")
+	rec.RequestBody = req.Payload
+	return engine.Completed{Record: rec, Request: req}
+}
+
+// prepared is the engine's prepared request of a one-turn conversation
+// with prompt, rendered by the chat fixture.
+func prepared(conv, prompt string) *engine.PreparedRequest {
+	reqs, _, err := engine.Prepare(chat, []sdk.Conversation{{SessionID: conv, Turns: []sdk.Turn{{Texts: []string{prompt}}}}},
+		engine.PrepareOptions{Models: []string{"m"}})
+	if err != nil {
+		panic(err)
+	}
+	return &reqs[0]
 }
 
 func concat(parts ...string) string { return strings.Join(parts, "") }
@@ -397,11 +410,18 @@ func TestParseCountsTheConversationOfALaterTurn(t *testing.T) {
 	checkCount(t, "InputTokens (no tokenizer)", Parse(chat, nil, later(contentChunk("Hi")), ClientTokenizer).InputTokens, nil)
 	checkCount(t, "InputTokens (endpoint without ISL)", Parse(inputOnlyOff{}, words, later(contentChunk("Hi")), ClientTokenizer).InputTokens, nil)
 
-	// A single-turn request keeps its prepared count: no tokenizer call.
+	// A prepared body sent again is counted once: the second record of the
+	// same dataset entry calls the tokenizer for its answer only.
+	first, again := completed(contentChunk("Hi")), completed(contentChunk("Hi"))
+	again.Request, again.Record.RequestBody = first.Request, first.Request.Payload
 	calls = 0
-	pr = Parse(chat, tok, completed(contentChunk("Hi")), ClientTokenizer)
-	checkCount(t, "InputTokens (single turn)", pr.InputTokens, intp(2))
-	if calls != 1 { // the answer only
-		t.Errorf("%d tokenizer calls for a single-turn record, want 1 (its answer)", calls)
+	checkCount(t, "InputTokens (single turn)", Parse(chat, tok, first, ClientTokenizer).InputTokens, intp(2))
+	if calls != 2 { // the prompt and the answer
+		t.Errorf("%d tokenizer calls for the first record, want 2 (prompt and answer)", calls)
+	}
+	calls = 0
+	checkCount(t, "InputTokens (sent again)", Parse(chat, tok, again, ClientTokenizer).InputTokens, intp(2))
+	if calls != 1 {
+		t.Errorf("%d tokenizer calls for the entry sent again, want 1 (its answer)", calls)
 	}
 }

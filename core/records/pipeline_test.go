@@ -47,8 +47,9 @@ func finished(n int, failed bool) []engine.Completed {
 				sdk.Response{PerfNs: at, Data: []byte(doneEvent)})
 			rec.EndPerfNs = at
 		}
-		out[i] = engine.Completed{Record: rec, Request: &engine.PreparedRequest{ConversationID: rec.ConversationID,
-			InputText: fmt.Sprintf("tell me about number %d", i), InputTokens: intp(5)}}
+		req := prepared(rec.ConversationID, fmt.Sprintf("tell me about number %d", i))
+		rec.RequestBody = req.Payload
+		out[i] = engine.Completed{Record: rec, Request: req}
 	}
 	return out
 }

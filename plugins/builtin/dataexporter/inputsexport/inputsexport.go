@@ -40,6 +40,9 @@ func (e *Exporter) Export(ctx context.Context, ec *sdk.ExportContext) ([]sdk.Exp
 	if ec == nil {
 		return nil, errors.New("inputsexport: nil export context")
 	}
+	if ec.SkipInputs {
+		return nil, nil
+	}
 	name := ec.Files.Inputs
 	if name == "" {
 		name = DefaultFileName
@@ -62,45 +65,49 @@ func (e *Exporter) Export(ctx context.Context, ec *sdk.ExportContext) ([]sdk.Exp
 	return []sdk.ExportedFile{{Label: Label, Path: path}}, nil
 }
 
-// entry is one element of "data"; field order is the file's key order.
-type entry struct {
-	SessionID string            `json:"session_id"`
-	Payloads  []json.RawMessage `json:"payloads"`
-}
-
 // Write renders {"data":[...]} with 2-space indentation. Payload bytes are
-// embedded as raw JSON: re-indented, never re-encoded, so key order and
-// number literals stay exactly as sent.
+// embedded as raw JSON: re-indented once (json.Indent, which also checks
+// them), never re-encoded, so key order and number literals stay exactly
+// as sent. The layout is encoding/json's indented encoding of
+// {"session_id", "payloads"} per entry.
 func Write(ctx context.Context, w *bufio.Writer, inputs []sdk.InputEntry) error {
 	if len(inputs) == 0 {
 		_, err := w.WriteString("{\n  \"data\": []\n}\n")
 		return err
 	}
 	w.WriteString("{\n  \"data\": [")
-	var buf bytes.Buffer
-	enc := json.NewEncoder(&buf)
-	enc.SetEscapeHTML(false) // prompts are text, keep "<" and "&" readable
-	enc.SetIndent("    ", "  ")
+	var id, buf bytes.Buffer
+	enc := json.NewEncoder(&id)
+	enc.SetEscapeHTML(false) // keep "<" and "&" readable, as in the payloads
 	for i, in := range inputs {
 		if err := ctx.Err(); err != nil {
 			return fmt.Errorf("inputsexport: %w", err)
 		}
-		e := entry{SessionID: in.SessionID, Payloads: make([]json.RawMessage, len(in.Payloads))}
-		for j, p := range in.Payloads {
-			if !json.Valid(p) {
-				return fmt.Errorf("inputsexport: session %q turn %d: payload is not valid JSON", in.SessionID, j)
-			}
-			e.Payloads[j] = p
-		}
-		buf.Reset()
-		if err := enc.Encode(e); err != nil {
+		id.Reset()
+		if err := enc.Encode(in.SessionID); err != nil {
 			return fmt.Errorf("inputsexport: session %q: %w", in.SessionID, err)
 		}
 		if i > 0 {
 			w.WriteByte(',')
 		}
-		w.WriteString("\n    ")
-		w.Write(bytes.TrimRight(buf.Bytes(), "\n"))
+		w.WriteString("\n    {\n      \"session_id\": ")
+		w.Write(bytes.TrimRight(id.Bytes(), "\n"))
+		w.WriteString(",\n      \"payloads\": [")
+		for j, p := range in.Payloads {
+			buf.Reset()
+			if err := json.Indent(&buf, p, "        ", "  "); err != nil {
+				return fmt.Errorf("inputsexport: session %q turn %d: payload is not valid JSON: %w", in.SessionID, j, err)
+			}
+			if j > 0 {
+				w.WriteByte(',')
+			}
+			w.WriteString("\n        ")
+			w.Write(bytes.TrimSpace(buf.Bytes()))
+		}
+		if len(in.Payloads) > 0 {
+			w.WriteString("\n      ")
+		}
+		w.WriteString("]\n    }")
 	}
 	_, err := w.WriteString("\n  ]\n}\n")
 	return err

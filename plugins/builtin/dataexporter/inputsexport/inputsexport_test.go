@@ -132,3 +132,15 @@ func TestCancelledContext(t *testing.T) {
 		t.Fatal("nil context accepted")
 	}
 }
+
+// A trace run writes no inputs.json (AIPerf 0.13 skips it for traces).
+func TestSkipInputs(t *testing.T) {
+	dir := t.TempDir()
+	files, err := New().Export(context.Background(), &sdk.ExportContext{ArtifactDir: dir, SkipInputs: true})
+	if err != nil || len(files) != 0 {
+		t.Fatalf("files %v, err %v", files, err)
+	}
+	if _, err := os.Stat(filepath.Join(dir, DefaultFileName)); !os.IsNotExist(err) {
+		t.Errorf("inputs.json written: %v", err)
+	}
+}
