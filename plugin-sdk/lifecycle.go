@@ -6,6 +6,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"log/slog"
 	"slices"
 	"strconv"
 	"strings"
@@ -30,6 +31,15 @@ import (
 // they are used.
 type Initializer interface {
 	Init(ctx context.Context, run RunInfo) error
+}
+
+// Logging is implemented by built-in plugins that report notes while they
+// work (a prompt that could not be made exact, trace records a filter
+// dropped). The core hands them the run's logger, tagged with the plugin's
+// "category.name", before Configure. External plugins log through their
+// own process (go-plugin forwards it) and need not implement it.
+type Logging interface {
+	SetLogger(log *slog.Logger)
 }
 
 // Validator is implemented by plugins that check their configuration (and

@@ -49,6 +49,8 @@ func Profile(ctx context.Context, reg *registry.Registry, s *Settings, stdout, s
 					Outputs: p.Outputs, RunInfo: p.RunInfo, Stdout: stdout}
 			},
 		),
+		// Before anything builds a plugin: plugins log to the run's log.
+		fx.Invoke(host.UseLogger),
 		fx.Populate(&runner),
 	)
 	if err := fxApp.Err(); err != nil {

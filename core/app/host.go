@@ -6,6 +6,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"log/slog"
 	"maps"
 	"sort"
 	"strings"
@@ -30,7 +31,13 @@ type Host struct {
 	selected map[string]string
 	used     map[string]bool
 	built    []built
+	// log is the run's logger, handed to plugins that implement
+	// sdk.Logging; nil until UseLogger (plugins then log nowhere).
+	log *slog.Logger
 }
+
+// UseLogger gives the plugins built from now on the run's logger.
+func (h *Host) UseLogger(log *slog.Logger) { h.log = log }
 
 type built struct {
 	id string
@@ -149,6 +156,9 @@ func (h *Host) merged(id string, e *registry.Entry, overlay map[string]any) map[
 
 // start applies the lifecycle to one plugin. Every error names the plugin.
 func (h *Host) start(ctx context.Context, id string, v any, settings map[string]any, run sdk.RunInfo) error {
+	if lg, ok := v.(sdk.Logging); ok && h.log != nil {
+		lg.SetLogger(h.log.With("plugin", id))
+	}
 	if err := configure(ctx, id, v, settings); err != nil {
 		return named(id, "", err)
 	}

@@ -1,7 +1,9 @@
 package app
 
 import (
+	"bytes"
 	"context"
+	"log/slog"
 	"errors"
 	"strings"
 	"testing"
@@ -41,6 +43,10 @@ func (r *lifecycleRamp) Validate() error {
 		return errors.New("steps must be >= 0")
 	}
 	return nil
+}
+func (r *lifecycleRamp) SetLogger(l *slog.Logger) {
+	*r.log = append(*r.log, r.name+".logger")
+	l.Info("ready")
 }
 func (r *lifecycleRamp) Close() error {
 	*r.log = append(*r.log, r.name+".close")
@@ -199,5 +205,23 @@ func TestHostSelectedBuildsTheSelectedPlugin(t *testing.T) {
 	}
 	if err := h.Close(); err != nil || strings.Join(log, " ") != "second.init: second.validate second.close" {
 		t.Errorf("lifecycle %v, close %v", log, err)
+	}
+}
+
+// A plugin that logs gets the run's logger, tagged with its id, before its
+// settings.
+func TestHostHandsPluginsTheRunLogger(t *testing.T) {
+	var log []string
+	var out bytes.Buffer
+	h := newHost(hostRegistry(t, &log, ""), sdk.RunInfo{}, nil, Selection{})
+	h.UseLogger(slog.New(slog.NewTextHandler(&out, nil)))
+	if _, err := Use(context.Background(), h, sdk.Ramps, "first", nil, ""); err != nil {
+		t.Fatal(err)
+	}
+	if len(log) == 0 || log[0] != "first.logger" {
+		t.Errorf("lifecycle %v, want the logger first", log)
+	}
+	if !strings.Contains(out.String(), "msg=ready plugin=ramp.first") {
+		t.Errorf("log %q lacks the plugin's tagged line", out.String())
 	}
 }

@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"log/slog"
 	"sync"
 
 	sdk "github.com/aiperf-go/aiperf/plugin-sdk"
@@ -264,4 +265,11 @@ func validate(opts sdk.DatasetOptions) error {
 		return fmt.Errorf("synthetic: invalid options: %w", errors.Join(problems...))
 	}
 	return nil
+}
+
+var _ sdk.Logging = (*Composer)(nil)
+
+// SetLogger implements sdk.Logging: notes go to the run's log.
+func (c *Composer) SetLogger(log *slog.Logger) {
+	c.Warn = func(msg string) { log.Warn(msg) }
 }

@@ -35,6 +35,7 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
+	"log/slog"
 	"slices"
 	"strconv"
 
@@ -278,4 +279,11 @@ func groupSessions(traces []trace) []session {
 		slices.SortStableFunc(out[i].traces, func(a, b trace) int { return cmp.Compare(a.turn, b.turn) })
 	}
 	return out
+}
+
+var _ sdk.Logging = (*Loader)(nil)
+
+// SetLogger implements sdk.Logging: notes go to the run's log.
+func (l *Loader) SetLogger(log *slog.Logger) {
+	l.Warn = func(msg string) { log.Warn(msg) }
 }

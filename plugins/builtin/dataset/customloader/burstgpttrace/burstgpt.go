@@ -30,6 +30,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"log/slog"
 	"math"
 	"os"
 	"strconv"
@@ -227,4 +228,11 @@ func csvError(path string, err error) error {
 		return &jsonl.Error{Path: path, Line: pe.Line, Err: fmt.Errorf("column %d: %w", pe.Column, pe.Err)}
 	}
 	return fmt.Errorf("reading %s: %w", path, err)
+}
+
+var _ sdk.Logging = (*Loader)(nil)
+
+// SetLogger implements sdk.Logging: notes go to the run's log.
+func (l *Loader) SetLogger(log *slog.Logger) {
+	l.Warn = func(msg string) { log.Warn(msg) }
 }

@@ -35,6 +35,7 @@ package mooncaketrace
 import (
 	"context"
 	"fmt"
+	"log/slog"
 
 	"github.com/aiperf-go/aiperf/core/tracesynth"
 	sdk "github.com/aiperf-go/aiperf/plugin-sdk"
@@ -236,4 +237,12 @@ func (pb *prompts) prompt(n int, ids []int) (string, error) {
 		return "", fmt.Errorf("hash_ids: %w", err)
 	}
 	return text, nil
+}
+
+var _ sdk.Logging = (*Loader)(nil)
+
+// SetLogger implements sdk.Logging: notes go to the run's log.
+func (l *Loader) SetLogger(log *slog.Logger) {
+	l.Info = func(msg string) { log.Info(msg) }
+	l.Warn = func(msg string) { log.Warn(msg) }
 }
