@@ -31,28 +31,19 @@ func newAnalyzeTraceCmd() *cobra.Command {
 			"length and the per-request theoretical (infinite-cache) hit rate.",
 		Args: cobra.MaximumNArgs(3),
 		RunE: func(cmd *cobra.Command, args []string) error {
-			f := cmd.Flags()
-			if len(args) > 0 {
-				if f.Changed("input-file") {
-					return errors.New("input file given both as an argument and as --input-file")
-				}
-				o.inputFile = args[0]
-			}
-			if len(args) > 1 {
-				if f.Changed("block-size") {
-					return errors.New("block size given both as an argument and as --block-size")
-				}
-				n, err := strconv.Atoi(args[1])
-				if err != nil {
-					return fmt.Errorf("invalid block size %q: %w", args[1], err)
-				}
-				o.blockSize = n
-			}
-			if len(args) > 2 {
-				if f.Changed("output-file") {
-					return errors.New("output file given both as an argument and as --output-file")
-				}
-				o.outputFile = args[2]
+			err := takePositionals(cmd.Flags(), args,
+				positional{"input-file", "input file", setString(&o.inputFile)},
+				positional{"block-size", "block size", func(arg string) error {
+					n, err := strconv.Atoi(arg)
+					if err != nil {
+						return fmt.Errorf("invalid block size %q: %w", arg, err)
+					}
+					o.blockSize = n
+					return nil
+				}},
+				positional{"output-file", "output file", setString(&o.outputFile)})
+			if err != nil {
+				return err
 			}
 			return runAnalyzeTrace(cmd, o)
 		},

@@ -44,17 +44,11 @@ func newSynthesizeCmd() *cobra.Command {
 		Args: cobra.MaximumNArgs(2),
 		RunE: func(cmd *cobra.Command, args []string) error {
 			f := cmd.Flags()
-			if len(args) > 0 {
-				if f.Changed("input-file") {
-					return errors.New("input file given both as an argument and as --input-file")
-				}
-				o.inputFile = args[0]
-			}
-			if len(args) > 1 {
-				if f.Changed("output-file") {
-					return errors.New("output file given both as an argument and as --output-file")
-				}
-				o.outputFile = args[1]
+			err := takePositionals(f, args,
+				positional{"input-file", "input file", setString(&o.inputFile)},
+				positional{"output-file", "output file", setString(&o.outputFile)})
+			if err != nil {
+				return err
 			}
 			for _, v := range []struct {
 				flag string

@@ -3,8 +3,8 @@ package app
 import (
 	"bytes"
 	"context"
-	"log/slog"
 	"errors"
+	"log/slog"
 	"strings"
 	"testing"
 	"time"

@@ -55,7 +55,7 @@ func (*Endpoint) FormatPayload(req sdk.RequestInfo) ([]byte, error) {
 	} else {
 		var lead string
 		lead, list.history = splitSystem(req.History)
-		system = joinSystem(system, lead)
+		system = openai.JoinSystemPrompt(system, lead)
 	}
 
 	body := openai.NewObject(6 + len(req.ExtraInputs) + len(req.Turn.Extra))
@@ -91,18 +91,6 @@ func splitSystem(h []sdk.HistoryEntry) (string, []sdk.HistoryEntry) {
 		return h[0].Text, h[1:]
 	}
 	return "", h
-}
-
-// joinSystem puts the conversation's system prompt before a leading system
-// entry of the dataset, as chat joins them.
-func joinSystem(system, lead string) string {
-	switch {
-	case system == "":
-		return lead
-	case lead == "":
-		return system
-	}
-	return system + openai.SystemPromptJoin + lead
 }
 
 // checkMedia rejects the media the API has no content block for. Empty

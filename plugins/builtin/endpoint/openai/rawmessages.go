@@ -11,6 +11,19 @@ import (
 // SYSTEM_PROMPT_JOIN_SEP).
 const SystemPromptJoin = "\n\n"
 
+// JoinSystemPrompt puts the conversation's system prompt before a system
+// text the dataset already carries (for APIs with a single system field:
+// Responses "instructions", Anthropic "system").
+func JoinSystemPrompt(system, own string) string {
+	switch {
+	case system == "":
+		return own
+	case own == "":
+		return system
+	}
+	return system + SystemPromptJoin + own
+}
+
 // SplitMessages splits a verbatim message array (sdk.Turn.RawMessages) into
 // its elements, checking that each is an object. The elements alias raw.
 func SplitMessages(raw json.RawMessage) ([]json.RawMessage, error) {

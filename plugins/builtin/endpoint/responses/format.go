@@ -48,7 +48,7 @@ func (*Endpoint) FormatPayload(req sdk.RequestInfo) ([]byte, error) {
 	} else {
 		var lead string
 		lead, items.history = splitSystem(req.History)
-		instructions = joinInstructions(instructions, lead)
+		instructions = openai.JoinSystemPrompt(instructions, lead)
 	}
 
 	body := openai.NewObject(7 + len(req.ExtraInputs) + len(req.Turn.Extra))
@@ -85,18 +85,6 @@ func splitSystem(h []sdk.HistoryEntry) (string, []sdk.HistoryEntry) {
 		return h[0].Text, h[1:]
 	}
 	return "", h
-}
-
-// joinInstructions puts the conversation's system prompt before a leading
-// system entry of the dataset, as chat joins them.
-func joinInstructions(system, lead string) string {
-	switch {
-	case system == "":
-		return lead
-	case lead == "":
-		return system
-	}
-	return system + openai.SystemPromptJoin + lead
 }
 
 // replayUnsafe are the output item types the Responses API refuses as input

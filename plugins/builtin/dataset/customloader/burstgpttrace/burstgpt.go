@@ -37,9 +37,9 @@ import (
 	"strings"
 
 	sdk "github.com/aiperf-go/aiperf/plugin-sdk"
-	"github.com/aiperf-go/aiperf/plugins/builtin/dataset/customloader/internal/jsonl"
 	"github.com/aiperf-go/aiperf/plugins/builtin/dataset/customloader/internal/sessions"
 	"github.com/aiperf-go/aiperf/plugins/builtin/dataset/customloader/mooncaketrace"
+	"github.com/aiperf-go/aiperf/plugins/builtin/dataset/internal/jsonl"
 )
 
 // Name is the loader's registry name (--custom-dataset-type burst_gpt_trace).

@@ -39,8 +39,8 @@ import (
 
 	"github.com/aiperf-go/aiperf/core/tracesynth"
 	sdk "github.com/aiperf-go/aiperf/plugin-sdk"
-	"github.com/aiperf-go/aiperf/plugins/builtin/dataset/customloader/internal/jsonl"
 	"github.com/aiperf-go/aiperf/plugins/builtin/dataset/customloader/internal/sessions"
+	"github.com/aiperf-go/aiperf/plugins/builtin/dataset/internal/jsonl"
 )
 
 // Name is the loader's registry name (--custom-dataset-type mooncake_trace).

@@ -5,7 +5,7 @@ import (
 	"fmt"
 
 	"github.com/aiperf-go/aiperf/core/tracesynth"
-	"github.com/aiperf-go/aiperf/plugins/builtin/dataset/customloader/internal/jsonl"
+	"github.com/aiperf-go/aiperf/plugins/builtin/dataset/internal/jsonl"
 )
 
 // scan calls fn for every record of path, like jsonl.Scan. With synthesis

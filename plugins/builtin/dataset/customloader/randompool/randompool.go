@@ -59,9 +59,9 @@ import (
 	"strings"
 
 	sdk "github.com/aiperf-go/aiperf/plugin-sdk"
-	"github.com/aiperf-go/aiperf/plugins/builtin/dataset/customloader/internal/jsonl"
 	"github.com/aiperf-go/aiperf/plugins/builtin/dataset/customloader/internal/sessions"
 	"github.com/aiperf-go/aiperf/plugins/builtin/dataset/customloader/internal/turnfields"
+	"github.com/aiperf-go/aiperf/plugins/builtin/dataset/internal/jsonl"
 	"github.com/aiperf-go/aiperf/plugins/builtin/dataset/internal/sample"
 )
 

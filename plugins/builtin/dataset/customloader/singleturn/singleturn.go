@@ -12,9 +12,9 @@ import (
 	"fmt"
 
 	sdk "github.com/aiperf-go/aiperf/plugin-sdk"
-	"github.com/aiperf-go/aiperf/plugins/builtin/dataset/customloader/internal/jsonl"
 	"github.com/aiperf-go/aiperf/plugins/builtin/dataset/customloader/internal/sessions"
 	"github.com/aiperf-go/aiperf/plugins/builtin/dataset/customloader/internal/turnfields"
+	"github.com/aiperf-go/aiperf/plugins/builtin/dataset/internal/jsonl"
 )
 
 // Name is the loader's registry name (--custom-dataset-type single_turn).

@@ -9,17 +9,15 @@
 package specbench
 
 import (
-	"bufio"
-	"bytes"
 	"context"
 	"encoding/json"
 	"errors"
 	"fmt"
-	"os"
 	"path/filepath"
 	"strings"
 
 	sdk "github.com/aiperf-go/aiperf/plugin-sdk"
+	"github.com/aiperf-go/aiperf/plugins/builtin/dataset/internal/jsonl"
 	"github.com/aiperf-go/aiperf/plugins/builtin/dataset/public/internal/base"
 	"github.com/aiperf-go/aiperf/plugins/builtin/dataset/public/internal/hfsource"
 	"github.com/aiperf-go/aiperf/plugins/builtin/dataset/public/internal/stream"
@@ -134,27 +132,10 @@ func Read(ctx context.Context, path string, multiTurn bool, seed int64) ([]sdk.C
 	return convs, nil
 }
 
-// isJSONL is the download check: the first line is a JSON object.
+// isJSONL is the download check: the first non-blank line is a JSON object.
 func isJSONL(path string) error {
-	f, err := os.Open(path)
-	if err != nil {
-		return err
+	if _, ok := jsonl.FirstObject(path); !ok {
+		return errors.New("the first line is not a JSON object: not a JSON Lines file")
 	}
-	defer f.Close()
-	sc := bufio.NewScanner(f)
-	sc.Buffer(make([]byte, 0, 64<<10), stream.MaxLine)
-	for sc.Scan() {
-		line := bytes.TrimSpace(sc.Bytes())
-		if len(line) == 0 {
-			continue
-		}
-		if !json.Valid(line) || line[0] != '{' {
-			return errors.New("the first line is not a JSON object: not a JSON Lines file")
-		}
-		return nil
-	}
-	if err := sc.Err(); err != nil {
-		return err
-	}
-	return errors.New("the file is empty")
+	return nil
 }

@@ -6,23 +6,21 @@ package stream
 
 import (
 	"bufio"
-	"bytes"
 	"context"
 	"encoding/json"
 	"errors"
 	"fmt"
 	"io"
 	"os"
+
+	"github.com/aiperf-go/aiperf/plugins/builtin/dataset/internal/jsonl"
 )
 
 // ErrStop, returned by a callback, ends the read early without an error.
-var ErrStop = errors.New("stop reading")
+var ErrStop = jsonl.ErrStop
 
 // cancelEvery is how many records pass between context checks.
 const cancelEvery = 256
-
-// MaxLine is the longest JSON Lines line accepted.
-const MaxLine = 256 << 20
 
 // JSONArray calls fn with each element of the top-level JSON array in path,
 // in order, with its 0-based index. The raw element is valid only during
@@ -76,37 +74,7 @@ func eofAsUnexpected(err error) error {
 
 // JSONL calls fn with every non-blank line of path, in order, with its
 // 1-based line number; errors name path:line. The line is valid only
-// during the call.
+// during the call. It is the custom loaders' scanner (jsonl.Scan).
 func JSONL(ctx context.Context, path string, fn func(line int, data []byte) error) error {
-	f, err := os.Open(path)
-	if err != nil {
-		return fmt.Errorf("open dataset: %w", err)
-	}
-	defer f.Close()
-	sc := bufio.NewScanner(f)
-	sc.Buffer(make([]byte, 0, 1<<20), MaxLine)
-	n := 0
-	for sc.Scan() {
-		n++
-		if n%cancelEvery == 0 && ctx.Err() != nil {
-			return fmt.Errorf("reading %s: %w", path, ctx.Err())
-		}
-		data := bytes.TrimSpace(sc.Bytes())
-		if len(data) == 0 {
-			continue
-		}
-		if err := fn(n, data); err != nil {
-			if errors.Is(err, ErrStop) {
-				return nil
-			}
-			return fmt.Errorf("%s:%d: %w", path, n, err)
-		}
-	}
-	if err := sc.Err(); err != nil {
-		if errors.Is(err, bufio.ErrTooLong) {
-			return fmt.Errorf("%s:%d: line longer than %d MiB", path, n+1, MaxLine>>20)
-		}
-		return fmt.Errorf("reading %s: %w", path, err)
-	}
-	return nil
+	return jsonl.Scan(ctx, path, fn)
 }

@@ -75,3 +75,22 @@ func TestFirstObjectAndDeclaredType(t *testing.T) {
 		t.Error("a first record that is not an object must not count")
 	}
 }
+
+// ErrStop ends a scan early with no error: the lines after it are not read.
+func TestScanStops(t *testing.T) {
+	path := filepath.Join(t.TempDir(), "d.jsonl")
+	if err := os.WriteFile(path, []byte("{\"a\":1}\n{\"a\":2}\n{\"a\":3}\n"), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	var seen []int
+	err := Scan(context.Background(), path, func(line int, _ []byte) error {
+		seen = append(seen, line)
+		if line == 2 {
+			return ErrStop
+		}
+		return nil
+	})
+	if err != nil || len(seen) != 2 {
+		t.Fatalf("err %v, lines %v; want nil and [1 2]", err, seen)
+	}
+}

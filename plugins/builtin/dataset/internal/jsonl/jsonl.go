@@ -1,4 +1,5 @@
-// Package jsonl streams JSON Lines files for the custom dataset loaders:
+// Package jsonl streams JSON Lines files for the dataset loaders (custom and
+// public):
 // one line at a time through a large reusable buffer (traces can be
 // gigabytes), with 1-based line numbers for error messages, and a cheap peek
 // at the first record for format detection.
@@ -33,10 +34,14 @@ type Error struct {
 func (e *Error) Error() string { return fmt.Sprintf("%s:%d: %v", e.Path, e.Line, e.Err) }
 func (e *Error) Unwrap() error { return e.Err }
 
+// ErrStop, returned by fn, ends a Scan early without an error (a loader
+// that has read all the records the run needs).
+var ErrStop = errors.New("stop reading")
+
 // Scan calls fn for every non-blank line of path, in order, with its 1-based
 // line number. The line slice is only valid during the call. An error from
 // fn is returned wrapped in *Error (naming path and line) unless it already
-// is one.
+// is one; ErrStop ends the scan with no error.
 func Scan(ctx context.Context, path string, fn func(line int, data []byte) error) error {
 	f, err := os.Open(path)
 	if err != nil {
@@ -56,6 +61,9 @@ func Scan(ctx context.Context, path string, fn func(line int, data []byte) error
 			continue
 		}
 		if err := fn(n, data); err != nil {
+			if errors.Is(err, ErrStop) {
+				return nil
+			}
 			var le *Error
 			if errors.As(err, &le) {
 				return err
