@@ -8,6 +8,7 @@ import (
 
 	"github.com/prometheus/client_golang/prometheus"
 	"github.com/prometheus/client_golang/prometheus/promhttp"
+	dto "github.com/prometheus/client_model/go"
 )
 
 // maxModelLabels bounds label cardinality: clients choose model names freely.
@@ -93,8 +94,32 @@ func newServerMetrics() *serverMetrics {
 		models: make(map[string]*modelMetrics),
 	}
 	m.registry.MustRegister(m.running, m.waiting, m.promptTokens, m.generationTokens, m.success,
-		m.ttft, m.e2e, m.promptHist, m.generationHist, m.injectedErrors, m.badRequests)
+		m.ttft, m.e2e, m.promptHist, m.generationHist, m.injectedErrors, m.badRequests,
+		prometheus.NewGaugeFunc(prometheus.GaugeOpts{
+			Name: "vllm:kv_cache_usage_perc", Help: "KV-cache usage. 1 means 100 percent usage.",
+		}, m.kvCacheUsage))
 	return m
+}
+
+// kvCapacityRequests is the mock's notional KV cache size, in requests: the
+// usage gauge is the running requests over it (capped at 1), so it moves
+// with the load and is the same for the same load every time.
+const kvCapacityRequests = 256
+
+// kvCacheUsage reads the running-requests gauges of every model at scrape
+// time (the request path stays untouched).
+func (m *serverMetrics) kvCacheUsage() float64 {
+	ch := make(chan prometheus.Metric, maxModelLabels+1)
+	m.running.Collect(ch)
+	close(ch)
+	var running float64
+	for metric := range ch {
+		var pb dto.Metric
+		if err := metric.Write(&pb); err == nil && pb.Gauge != nil {
+			running += pb.Gauge.GetValue()
+		}
+	}
+	return min(running/kvCapacityRequests, 1)
 }
 
 // forModel returns the series of a model, creating them on first use.

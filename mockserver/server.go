@@ -110,6 +110,9 @@ func (s *Server) routes() http.Handler {
 	mux.HandleFunc("GET /v1/models", s.handleModels)
 	mux.HandleFunc("GET /health", handleHealth)
 	mux.Handle("GET /metrics", s.metrics.handler())
+	// The fake DCGM exporter; its load is the requests in flight, less the
+	// scrape itself (counted when served by Start).
+	mux.Handle("GET "+DCGMPath, newDCGMState(func() int { return int(s.active.Load()) - 1 }, s.now).handler())
 	return mux
 }
 

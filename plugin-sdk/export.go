@@ -43,6 +43,13 @@ type ExportContext struct {
 	// AIPerf's float fields float64.
 	InputConfig map[string]any
 	Inputs      []InputEntry
+	// GPUTelemetry holds the samples of every GPU telemetry source, whole run
+	// (warmup included: exporters pick the phase windows from Results and
+	// Warmup); nil when GPU telemetry was off.
+	GPUTelemetry []GPUTelemetrySeries
+	// ServerMetrics holds the server metrics computed from every
+	// server_metrics_collector source; nil when collection was off.
+	ServerMetrics *ServerMetricsResults
 	// SkipInputs says the run writes no inputs.json: AIPerf 0.13 skips it
 	// for trace datasets (mooncake, bailian, BurstGPT), whose payloads are
 	// verbatim or synthesized and would be huge. Inputs is then nil.

@@ -32,6 +32,10 @@ func fake(category string) any {
 		return fakeSampler{}
 	case sdk.CategoryPublicDataset:
 		return fakePublicLoader{}
+	case sdk.CategoryGPUTelemetry:
+		return fakeGPUCollector{}
+	case sdk.CategoryServerMetrics:
+		return fakeServerMetrics{}
 	case sdk.CategoryTokenizer:
 		return fakeTokenizers{}
 	case sdk.CategoryRecordProcessor:
@@ -96,6 +100,18 @@ func (fakeLoaderPlugin) Load(context.Context, string, sdk.DatasetOptions) ([]sdk
 }
 
 type fakeSampler struct{}
+
+type fakeGPUCollector struct{}
+
+func (fakeGPUCollector) Source() string                                   { return "fake" }
+func (fakeGPUCollector) Sample(context.Context) ([]sdk.GPUReading, error) { return nil, nil }
+
+type fakeServerMetrics struct{}
+
+func (fakeServerMetrics) Source() string { return "fake" }
+func (fakeServerMetrics) Scrape(context.Context) (sdk.ServerMetricsScrape, error) {
+	return sdk.ServerMetricsScrape{}, nil
+}
 
 type fakePublicLoader struct{}
 

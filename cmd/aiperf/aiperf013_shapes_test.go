@@ -49,8 +49,6 @@ var missingKeys = map[string]string{}
 
 // missingFiles are files AIPerf 0.13 writes that we do not yet.
 var missingFiles = map[string]string{
-	"server_metrics_export.csv":            "server metrics scraping (telemetry issue)",
-	"server_metrics_export.json":           "server metrics scraping (telemetry issue)",
 	"phases/warmup/server_metrics.json":    "server metrics scraping (telemetry issue)",
 	"phases/profiling/server_metrics.json": "server metrics scraping (telemetry issue)",
 }

@@ -8,15 +8,18 @@ import (
 	"github.com/aiperf-go/aiperf/plugins/builtin/accumulator/metricresults"
 	"github.com/aiperf-go/aiperf/plugins/builtin/arrival"
 	"github.com/aiperf-go/aiperf/plugins/builtin/consoleexporter/errorsummary"
+	gpuconsole "github.com/aiperf-go/aiperf/plugins/builtin/consoleexporter/gputelemetry"
 	"github.com/aiperf-go/aiperf/plugins/builtin/consoleexporter/httptrace"
 	"github.com/aiperf-go/aiperf/plugins/builtin/consoleexporter/metricstable"
 	"github.com/aiperf-go/aiperf/plugins/builtin/consoleexporter/oslmismatch"
 	"github.com/aiperf-go/aiperf/plugins/builtin/dataexporter/consoletext"
 	"github.com/aiperf-go/aiperf/plugins/builtin/dataexporter/csvexport"
+	gpuexport "github.com/aiperf-go/aiperf/plugins/builtin/dataexporter/gputelemetry"
 	"github.com/aiperf-go/aiperf/plugins/builtin/dataexporter/inputsexport"
 	"github.com/aiperf-go/aiperf/plugins/builtin/dataexporter/jsonexport"
 	"github.com/aiperf-go/aiperf/plugins/builtin/dataexporter/jsonlexport"
 	"github.com/aiperf-go/aiperf/plugins/builtin/dataexporter/rawexport"
+	"github.com/aiperf-go/aiperf/plugins/builtin/dataexporter/servermetricsexport"
 	"github.com/aiperf-go/aiperf/plugins/builtin/dataexporter/timeslices"
 	"github.com/aiperf-go/aiperf/plugins/builtin/dataset/custom"
 	"github.com/aiperf-go/aiperf/plugins/builtin/dataset/customloader/bailiantrace"
@@ -48,9 +51,12 @@ import (
 	"github.com/aiperf-go/aiperf/plugins/builtin/endpoint/solidorag"
 	"github.com/aiperf-go/aiperf/plugins/builtin/endpoint/template"
 	"github.com/aiperf-go/aiperf/plugins/builtin/endpoint/videogen"
+	"github.com/aiperf-go/aiperf/plugins/builtin/gputelemetry/dcgm"
+	"github.com/aiperf-go/aiperf/plugins/builtin/gputelemetry/nvml"
 	"github.com/aiperf-go/aiperf/plugins/builtin/ramp"
 	"github.com/aiperf-go/aiperf/plugins/builtin/recordprocessor/metricrecord"
 	"github.com/aiperf-go/aiperf/plugins/builtin/sampler"
+	"github.com/aiperf-go/aiperf/plugins/builtin/servermetrics/prometheus"
 	"github.com/aiperf-go/aiperf/plugins/builtin/timing"
 	"github.com/aiperf-go/aiperf/plugins/builtin/tokenizer/hf"
 	"github.com/aiperf-go/aiperf/plugins/builtin/tokenizer/tiktoken"
@@ -155,11 +161,19 @@ func builtins() registry.Builtins {
 		registry.Provide(sdk.DataExporters, timeslices.Name, func() sdk.DataExporter { return timeslices.New() }),
 		registry.Provide(sdk.DataExporters, inputsexport.Name, func() sdk.DataExporter { return inputsexport.New() }),
 		registry.Provide(sdk.DataExporters, consoletext.Name, func() sdk.DataExporter { return consoletext.New() }),
+		registry.Provide(sdk.DataExporters, servermetricsexport.Name, func() sdk.DataExporter { return servermetricsexport.New() }),
+		registry.Provide(sdk.ServerMetricsCollectors, prometheus.Name, func() sdk.ServerMetricsCollector { return prometheus.New() }),
 
 		registry.Provide(sdk.ConsoleExporters, httptrace.Name, func() sdk.ConsoleExporter { return httptrace.New() }),
 		registry.Provide(sdk.ConsoleExporters, metricstable.Name, func() sdk.ConsoleExporter { return metricstable.New() }),
 		registry.Provide(sdk.ConsoleExporters, errorsummary.Name, func() sdk.ConsoleExporter { return errorsummary.New() }),
 		registry.Provide(sdk.ConsoleExporters, oslmismatch.Name, func() sdk.ConsoleExporter { return oslmismatch.New() }),
+
+		// GPU telemetry (issue 12)
+		registry.Provide(sdk.GPUTelemetryCollectors, dcgm.Name, func() sdk.GPUTelemetryCollector { return dcgm.New() }),
+		registry.Provide(sdk.GPUTelemetryCollectors, nvml.Name, func() sdk.GPUTelemetryCollector { return nvml.New() }),
+		registry.Provide(sdk.DataExporters, gpuexport.Name, func() sdk.DataExporter { return gpuexport.New() }),
+		registry.Provide(sdk.ConsoleExporters, gpuconsole.Name, func() sdk.ConsoleExporter { return gpuconsole.New() }),
 
 		registry.Provide(sdk.UIs, noneui.Name, func() sdk.UI { return noneui.New() }),
 		registry.Provide(sdk.UIs, simpleui.Name, func() sdk.UI { return simpleui.New() }),

@@ -34,6 +34,10 @@ func FromConfig(cfg *config.RunConfig, serviceKind string, args []string) (*Sett
 	if err != nil {
 		return nil, err
 	}
+	gpuCollector, gpuURLs, err := cfg.GPUTelemetry()
+	if err != nil {
+		return nil, err
+	}
 	return &Settings{
 		Models:               cfg.ModelNames,
 		CustomEndpoint:       cfg.CustomEndpoint,
@@ -73,6 +77,13 @@ func FromConfig(cfg *config.RunConfig, serviceKind string, args []string) (*Sett
 		CLICommand:          cfg.CLICommand(args),
 		Plugins:             selectPlugins(cfg),
 		PluginSettings:      pluginSettings,
+
+		// Telemetry (issue 12)
+		ServerMetricsURLs:    cfg.ServerMetricsURLs(),
+		ServerMetricsFormats: cfg.ServerMetricsFormats,
+		// GPU telemetry (issue 12): "" = off.
+		GPUTelemetryCollector: gpuCollector,
+		GPUTelemetryURLs:      gpuURLs,
 	}, nil
 }
 

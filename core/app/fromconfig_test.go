@@ -86,6 +86,12 @@ func TestFromConfigEveryField(t *testing.T) {
 			{Category: "ui", Name: "simple", Key: "label", Value: "hello world"},
 		},
 	}
+	// Server metrics (issue 12): every --url's /metrics, default formats.
+	want.ServerMetricsURLs = []string{"http://localhost:9000/metrics", "https://h2/metrics"}
+	want.ServerMetricsFormats = []string{"json", "csv"}
+	// GPU telemetry is on by default in DCGM mode, at the default exporter URLs.
+	want.GPUTelemetryCollector = "dcgm"
+	want.GPUTelemetryURLs = []string{"http://localhost:9400/metrics", "http://localhost:9401/metrics"}
 	got := *s
 	got.InputConfig, got.CLICommand = nil, ""
 	wantPicks := picks{Endpoint: "completions", Transport: "http", Composer: "synthetic", Tokenizer: "builtin",

@@ -19,6 +19,7 @@ import (
 	"github.com/aiperf-go/aiperf/core/engine"
 	"github.com/aiperf-go/aiperf/core/metrics"
 	"github.com/aiperf-go/aiperf/core/records"
+	"github.com/aiperf-go/aiperf/core/telemetry"
 	"github.com/aiperf-go/aiperf/core/version"
 	sdk "github.com/aiperf-go/aiperf/plugin-sdk"
 	"github.com/aiperf-go/aiperf/registry"
@@ -53,6 +54,8 @@ type Runner struct {
 	phases []sdk.PhaseInfo
 	// schedule holds the fixed-schedule send offsets (trace replay only).
 	schedule []time.Duration
+	// sampler samples the telemetry collectors (nil when none).
+	sampler *telemetry.Sampler
 }
 
 // Outcome summarizes a finished run.
@@ -85,6 +88,13 @@ func (r *Runner) Run(ctx context.Context) (*Outcome, error) {
 	// Both phases are built (settings decoded and validated) before anything
 	// is sent or written, so a bad setting costs no warmup and leaves no
 	// empty result files.
+	// Telemetry collectors are built with the phases, before anything is
+	// sent (a bad source setting costs no requests).
+	sampler, err := r.newSampler(ctx)
+	if err != nil {
+		return nil, err
+	}
+	r.sampler = sampler
 	warmup, profiling, err := r.buildPhases(ctx)
 	if err != nil {
 		return nil, err
@@ -142,7 +152,11 @@ func (r *Runner) Run(ctx context.Context) (*Outcome, error) {
 	})
 
 	r.UI.Start(ctx, eng)
+	// The sampler runs on its own goroutines from before the first phase
+	// to after the last one.
+	sampler.Start(ctx)
 	runErr := r.runPhases(ctx, eng, pipe, warmup, profiling)
+	r.telemetryResults(sampler, ec)
 	r.UI.Stop()
 
 	// How long record processing (parsing, token counting, metrics) trails
@@ -212,6 +226,9 @@ func (r *Runner) runPhases(ctx context.Context, eng *engine.Engine, pipe *record
 		err := r.observed(ctx, sdk.PhaseWarmup, r.warmupAccs, func() error {
 			return eng.RunPhaseWith(ctx, warmup.Strategy, warmup.Plan, pipe.Submit)
 		})
+		// A scrape at the warmup boundary separates its counters from
+		// profiling's (AIPerf's end-of-warmup scrape).
+		r.sampler.Boundary()
 		if err != nil {
 			return err
 		}

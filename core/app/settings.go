@@ -72,6 +72,17 @@ type Settings struct {
 
 	InputConfig map[string]any
 	CLICommand  string
+
+	// Telemetry (issue 12). ServerMetricsURLs are the Prometheus endpoints
+	// scraped (empty: off), ServerMetricsFormats the files written.
+	// GPUTelemetryCollector names the gpu_telemetry_collector plugin built
+	// once per GPUTelemetryURLs source ("" = GPU telemetry off).
+	// TelemetryInterval is the sampling period (0: AIPerf's 333 ms).
+	ServerMetricsURLs     []string
+	ServerMetricsFormats  []string
+	GPUTelemetryCollector string
+	GPUTelemetryURLs      []string
+	TelemetryInterval     time.Duration
 }
 
 // MaxConcurrency is the most requests the run may have in flight: the

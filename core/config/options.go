@@ -566,6 +566,21 @@ var options = []*option{
 	// Config file (AIPerf's --user-config-file; --config is our short alias)
 	{key: keyConfigFile, names: []string{"user-config-file", "config"}, group: GroupConfigFile, kind: kindString,
 		usage: "YAML (or JSON) file with option keys (e.g. model_names, concurrency). Precedence: defaults < file < AIPERF_* environment < flags. Falls back to AIPERF_CONFIG_USER_FILE."},
+
+	// Server Metrics (issue 12)
+	{key: keyServerMetrics, names: []string{"server-metrics"}, group: "Server Metrics", kind: kindList,
+		usage: "Server metrics collection (ENABLED BY DEFAULT). Automatically collects from inference endpoint base_url + `/metrics`. Optionally specify additional custom Prometheus-compatible endpoint URLs (e.g., http://node1:8081/metrics, http://node2:9090/metrics). Use `--no-server-metrics` to disable collection. Example: `--server-metrics node1:8081 node2:9090/metrics` for additional endpoints."},
+	{key: keyNoServerMetrics, names: []string{"no-server-metrics"}, group: "Server Metrics", kind: kindBool, def: false,
+		usage: "Disable server metrics collection entirely."},
+	{key: keyServerMetricsFormats, names: []string{"server-metrics-formats"}, group: "Server Metrics", kind: kindList,
+		def: []string{"json", "csv"}, choices: serverMetricsFormats,
+		usage: "Specify which output formats to generate for server metrics. Multiple formats can be specified (e.g., `--server-metrics-formats json csv jsonl`). parquet is accepted and not written yet."},
+
+	// Telemetry (issue 12)
+	{key: keyGPUTelemetry, names: []string{"gpu-telemetry"}, group: "Telemetry", kind: kindList,
+		usage: "Enable GPU telemetry console display and optionally specify: (1) 'pynvml' to use the local NVML library instead of DCGM HTTP endpoints, (2) 'dashboard' for realtime dashboard mode (accepted; summary output), (3) custom DCGM exporter URLs (e.g., http://node1:9401/metrics). Default: DCGM mode with localhost:9400 and localhost:9401 endpoints. Examples: --gpu-telemetry pynvml | --gpu-telemetry dashboard node1:9400."},
+	{key: keyNoGPUTelemetry, names: []string{"no-gpu-telemetry"}, group: "Telemetry", kind: kindBool, def: false,
+		usage: "Disable GPU telemetry collection entirely."},
 }
 
 // Lookup tables built once from options.

@@ -146,6 +146,18 @@ type RunConfig struct {
 	SliceDuration   float64 `koanf:"slice_duration"`
 	ShowTraceTiming bool    `koanf:"show_trace_timing"`
 
+	// Server metrics (issue 12): extra --server-metrics URLs (the
+	// endpoint's own /metrics is always scraped unless
+	// --no-server-metrics) and --server-metrics-formats.
+	ServerMetrics        []string `koanf:"server_metrics"`
+	NoServerMetrics      bool     `koanf:"no_server_metrics"`
+	ServerMetricsFormats []string `koanf:"server_metrics_formats"`
+
+	// GPU telemetry (issue 12): the --gpu-telemetry items (URLs, pynvml,
+	// dashboard) and --no-gpu-telemetry; GPUTelemetry() resolves them.
+	GPUTelemetryItems []string `koanf:"gpu_telemetry"`
+	NoGPUTelemetry    bool     `koanf:"no_gpu_telemetry"`
+
 	// Tokenizer is empty when unset: the application decides.
 	Tokenizer                string `koanf:"tokenizer"`
 	TokenizerRevision        string `koanf:"tokenizer_revision"`

@@ -114,6 +114,8 @@ func (c *RunConfig) Validate(ch Choices) error {
 	if !slices.Contains(logLevels, c.LogLevel) {
 		add("--log-level %q is not valid; choose one of: %s", c.LogLevel, strings.Join(logLevels, ", "))
 	}
+	errs = append(errs, c.validateServerMetrics()...)
+	errs = append(errs, c.validateGPUTelemetry()...)
 	return errors.Join(errs...)
 }
 

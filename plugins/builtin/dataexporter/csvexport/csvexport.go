@@ -11,6 +11,7 @@ import (
 	"path/filepath"
 
 	sdk "github.com/aiperf-go/aiperf/plugin-sdk"
+	"github.com/aiperf-go/aiperf/plugins/builtin/dataexporter/gputelemetry"
 	"github.com/aiperf-go/aiperf/plugins/builtin/dataexporter/internal/atomicfile"
 )
 
@@ -53,7 +54,7 @@ func (e *Exporter) Export(ctx context.Context, ec *sdk.ExportContext) ([]sdk.Exp
 	var buf bytes.Buffer
 	// A phase's own file has no GPU telemetry section (AIPerf exports
 	// phases without telemetry results).
-	if err := write(&buf, metrics, ec.Phase == nil); err != nil {
+	if err := write(&buf, metrics, ec.Phase == nil, gputelemetry.Summarize(ec)); err != nil {
 		return nil, err
 	}
 	name := ec.Files.SummaryCSV

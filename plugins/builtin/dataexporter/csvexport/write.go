@@ -11,6 +11,7 @@ import (
 	"strings"
 
 	sdk "github.com/aiperf-go/aiperf/plugin-sdk"
+	"github.com/aiperf-go/aiperf/plugins/builtin/dataexporter/gputelemetry"
 )
 
 // statKeys are AIPerf 0.13's STAT_KEYS, the stats columns of sections 1 and 3.
@@ -21,7 +22,7 @@ var statHeader = append([]string{"Metric"}, statKeys...)
 
 // gpuHeader is the header of the GPU telemetry section, which AIPerf writes
 // whenever GPU telemetry is enabled (its default), even with no GPU rows.
-// We collect no GPU telemetry, so the section is the header alone.
+// Without GPU telemetry the section is the header alone.
 var gpuHeader = append([]string{"Endpoint", "GPU_Index", "GPU_Name", "GPU_UUID", "Platform", "Metric"}, statKeys...)
 
 // hiddenFlags are the metric flags AIPerf keeps out of the CSV.
@@ -33,12 +34,13 @@ const hiddenFlags = sdk.FlagInternal | sdk.FlagExperimental
 // GPU telemetry header. Lines end in CRLF because Python's csv module (and
 // so every AIPerf CSV) does.
 func Write(w io.Writer, metrics []sdk.MetricResult) error {
-	return write(w, metrics, true)
+	return write(w, metrics, true, nil)
 }
 
 // write is Write, with the GPU telemetry section only when gpu is set (a
-// phase's own CSV has none).
-func write(w io.Writer, metrics []sdk.MetricResult, gpu bool) error {
+// phase's own CSV has none), its rows from gs when the run collected GPU
+// telemetry.
+func write(w io.Writer, metrics []sdk.MetricResult, gpu bool, gs *gputelemetry.Summary) error {
 	request, system, err := split(metrics)
 	if err != nil {
 		return err
@@ -68,7 +70,7 @@ func write(w io.Writer, metrics []sdk.MetricResult, gpu bool) error {
 	if gpu {
 		_ = cw.Write(nil)
 		_ = cw.Write(nil)
-		_ = cw.Write(gpuHeader)
+		writeGPURows(cw, gs)
 	}
 	cw.Flush()
 	if err := cw.Error(); err != nil {
@@ -142,4 +144,45 @@ func formatFloat(v *float64) string {
 		return ""
 	}
 	return strconv.FormatFloat(*v, 'f', 2, 64)
+}
+
+// writeGPURows writes the GPU section's header and one row per GPU metric
+// (AIPerf's _write_telemetry_section): the stats in STAT_KEYS order, and a
+// Hostname column when any GPU names its host.
+func writeGPURows(cw *csv.Writer, gs *gputelemetry.Summary) {
+	withHost := false
+	if gs != nil {
+		for _, ep := range gs.Endpoints {
+			for _, g := range ep.GPUs {
+				withHost = withHost || g.Host != ""
+			}
+		}
+	}
+	header := gpuHeader
+	if withHost {
+		header = append(slices.Clone(gpuHeader), "Hostname")
+	}
+	_ = cw.Write(header)
+	if gs == nil {
+		return
+	}
+	for _, ep := range gs.Endpoints {
+		for _, g := range ep.GPUs {
+			for i := range g.Metrics {
+				m := &g.Metrics[i]
+				row := []string{ep.Display, strconv.Itoa(g.Index), g.Name, g.UUID, g.Platform,
+					m.Field.Display + " (" + m.Field.Unit + ")"}
+				sv := statValues(&m.Result)
+				row = append(row, sv[:]...)
+				if withHost {
+					host := g.Host
+					if host == "" {
+						host = "None" // Python's str(None)
+					}
+					row = append(row, host)
+				}
+				_ = cw.Write(row)
+			}
+		}
+	}
 }

@@ -77,7 +77,9 @@ func Render(ec *sdk.ExportContext) ([]byte, error) {
 	// without telemetry results).
 	if ec.Phase == nil {
 		w.key("telemetry_data")
-		if err := w.value("telemetry_data", telemetryData(start, end)); err != nil {
+		if gs := telemetrySummary(ec); gs != nil {
+			w.buf.Write(appendTelemetry(w.buf.AvailableBuffer(), gs, 1))
+		} else if err := w.value("telemetry_data", telemetryData(start, end)); err != nil {
 			return nil, fmt.Errorf("jsonexport: encode telemetry_data: %w", err)
 		}
 	}

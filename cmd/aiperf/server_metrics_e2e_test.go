@@ -1,0 +1,199 @@
+package main
+
+// End-to-end tests of server metrics (issue 12): `aiperf profile` against
+// the mock server scrapes its vLLM-style /metrics and writes AIPerf 0.13's
+// server_metrics_export.* files, compared by shape with AIPerf's own
+// (testdata/aiperf013/j_server_metrics).
+
+import (
+	"encoding/json"
+	"os"
+	"path/filepath"
+	"slices"
+	"sort"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/aiperf-go/aiperf/mockserver"
+)
+
+func smKeys(m any) []string {
+	mm, _ := m.(map[string]any)
+	out := make([]string, 0, len(mm))
+	for k := range mm {
+		out = append(out, k)
+	}
+	sort.Strings(out)
+	return out
+}
+
+// dig walks nested objects and arrays ("series", 0 picks the first item).
+func dig(v any, path ...any) any {
+	for _, p := range path {
+		switch k := p.(type) {
+		case string:
+			m, _ := v.(map[string]any)
+			v = m[k]
+		case int:
+			a, _ := v.([]any)
+			if k >= len(a) {
+				return nil
+			}
+			v = a[k]
+		}
+	}
+	return v
+}
+
+// csvHeaders are the section header rows of a server-metrics CSV, without
+// the label columns (they depend on the server's labels).
+func csvHeaders(t *testing.T, path string) []string {
+	t.Helper()
+	b, err := os.ReadFile(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var out []string
+	for _, line := range strings.Split(strings.ReplaceAll(string(b), "\r\n", "\n"), "\n") {
+		if strings.HasPrefix(line, "Endpoint,") {
+			var cols []string
+			for _, c := range strings.Split(line, ",") {
+				if c != "model_name" && c != "finished_reason" {
+					cols = append(cols, c)
+				}
+			}
+			out = append(out, strings.Join(cols, ","))
+		}
+	}
+	return out
+}
+
+func TestServerMetricsExportsMatchAIPerfShape(t *testing.T) {
+	url := startMock(t, mockserver.Config{TTFT: 5 * time.Millisecond, ITL: time.Millisecond})
+	r := profile(t, "--no-gpu-telemetry", "--model", "mock-model", "--url", url, "--endpoint-type", "chat", "--streaming",
+		"--concurrency", "2", "--request-count", "12", "--warmup-request-count", "4", "--isl", "32", "--osl", "8",
+		"--extra-inputs", "ignore_eos:true", "--server-metrics-formats", "json", "csv", "jsonl")
+	if r.code != 0 {
+		t.Fatalf("exit %d\n%s", r.code, r.stderr)
+	}
+	ref := filepath.Join("..", "..", "testdata", "aiperf013", "j_server_metrics")
+	want := readJSONMap(t, filepath.Join(ref, "server_metrics_export.trimmed.json"))
+	got := readJSONMap(t, filepath.Join(r.dir, "server_metrics_export.json"))
+
+	for _, path := range [][]any{{}, {"summary"}, {"summary", "phase_time_ranges"}, {"summary", "phase_time_ranges", "profiling"}} {
+		if w, g := smKeys(dig(want, path...)), smKeys(dig(got, path...)); !slices.Equal(w, g) {
+			t.Errorf("keys at %v: got %v, want %v", path, g, w)
+		}
+	}
+	endpoint := strings.TrimRight(url, "/") + "/metrics"
+	if w, g := smKeys(dig(want, "summary", "endpoint_info", "http://127.0.0.1:18431/metrics")), smKeys(dig(got, "summary", "endpoint_info", endpoint)); !slices.Equal(w, g) {
+		t.Errorf("endpoint_info keys: got %v, want %v", g, w)
+	}
+	// Every metric family AIPerf reported from our mock is there, with
+	// the same type, unit, series keys and stats keys.
+	for _, section := range []string{"metrics", "warmup_metrics"} {
+		for _, name := range smKeys(want[section]) {
+			wm, gm := dig(want, section, name), dig(got, section, name)
+			if gm == nil {
+				t.Errorf("%s.%s missing", section, name)
+				continue
+			}
+			for _, k := range []string{"type", "unit", "description"} {
+				if dig(wm, k) != dig(gm, k) {
+					t.Errorf("%s.%s.%s = %v, want %v", section, name, k, dig(gm, k), dig(wm, k))
+				}
+			}
+			paths := [][]any{{"series", 0}, {"series", 0, "stats"}}
+			if section == "warmup_metrics" && dig(wm, "type") == "histogram" {
+				// Whether a warmup histogram has observations depends on
+				// whether a scrape landed mid-warmup: series keys only.
+				paths = paths[:1]
+			}
+			for _, p := range paths {
+				if w, g := smKeys(dig(wm, p...)), smKeys(dig(gm, p...)); !slices.Equal(w, g) {
+					t.Errorf("%s.%s keys at %v: got %v, want %v", section, name, p, g, w)
+				}
+			}
+		}
+	}
+	// The counters are deltas over profiling only: 12 requests, not 16.
+	for _, s := range dig(got, "metrics", "vllm:request_success", "series").([]any) {
+		if dig(s, "labels", "finished_reason") == "length" {
+			if total := dig(s, "stats", "total"); total != 12.0 {
+				t.Errorf("profiling request_success total = %v, want 12", total)
+			}
+		}
+	}
+	if c := dig(got, "metrics", "vllm:e2e_request_latency_seconds", "series", 0, "buckets", "+Inf"); c != 12.0 {
+		t.Errorf("e2e histogram +Inf bucket delta = %v, want 12", c)
+	}
+	// "1 means 100 percent" in the help makes it a ratio (AIPerf's infer_unit).
+	if dig(got, "metrics", "vllm:kv_cache_usage_perc", "unit") != "ratio" {
+		t.Errorf("kv cache usage gauge = %v", dig(got, "metrics", "vllm:kv_cache_usage_perc"))
+	}
+
+	if w, g := csvHeaders(t, filepath.Join(ref, "server_metrics_export.csv")), csvHeaders(t, filepath.Join(r.dir, "server_metrics_export.csv")); !slices.Equal(w, g) {
+		t.Errorf("CSV section headers:\n got %q\nwant %q", g, w)
+	}
+	wantLine := readFirstLine(t, filepath.Join(ref, "server_metrics_export.head.jsonl"))
+	gotLine := readFirstLine(t, filepath.Join(r.dir, "server_metrics_export.jsonl"))
+	if w, g := smKeys(wantLine), smKeys(gotLine); !slices.Equal(w, g) {
+		t.Errorf("JSONL line keys: got %v, want %v", g, w)
+	}
+}
+
+func readFirstLine(t *testing.T, path string) map[string]any {
+	t.Helper()
+	b, err := os.ReadFile(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	line, _, _ := strings.Cut(string(b), "\n")
+	var m map[string]any
+	if err := json.Unmarshal([]byte(line), &m); err != nil {
+		t.Fatalf("%s: %v", path, err)
+	}
+	return m
+}
+
+func TestNoServerMetricsWritesNone(t *testing.T) {
+	url := startMock(t, mockserver.Config{Fast: true})
+	r := profile(t, "--no-gpu-telemetry", "--model", "mock-model", "--url", url, "--endpoint-type", "chat", "--request-count", "4", "--no-server-metrics")
+	if r.code != 0 {
+		t.Fatalf("exit %d\n%s", r.code, r.stderr)
+	}
+	matches, _ := filepath.Glob(filepath.Join(r.dir, "server_metrics_export*"))
+	if len(matches) != 0 {
+		t.Errorf("--no-server-metrics wrote %v", matches)
+	}
+	if _, err := os.Stat(filepath.Join(r.dir, "profile_export_aiperf.json")); err != nil {
+		t.Errorf("the run's own export is missing: %v", err)
+	}
+}
+
+// A --server-metrics target that is down gives one warning naming it and
+// the run still succeeds, with the endpoint's own metrics exported.
+func TestServerMetricsDownTargetWarns(t *testing.T) {
+	url := startMock(t, mockserver.Config{Fast: true})
+	down := "http://127.0.0.1:1/metrics"
+	r := profile(t, "--no-gpu-telemetry", "--model", "mock-model", "--url", url, "--endpoint-type", "chat", "--request-count", "4",
+		"--server-metrics", down)
+	if r.code != 0 {
+		t.Fatalf("exit %d\n%s", r.code, r.stderr)
+	}
+	log, err := os.ReadFile(filepath.Join(r.dir, "logs", "aiperf.log"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if n := strings.Count(string(log), "server metrics source failed"); n != 1 || !strings.Contains(string(log), down) {
+		t.Errorf("warnings about %s: %d\n%s", down, n, grepLines(string(log), "server metrics"))
+	}
+	got := readJSONMap(t, filepath.Join(r.dir, "server_metrics_export.json"))
+	if cfg := dig(got, "summary", "endpoints_configured").([]any); len(cfg) != 2 {
+		t.Errorf("endpoints_configured = %v, want 2", cfg)
+	}
+	if ok := dig(got, "summary", "endpoints_successful").([]any); len(ok) != 1 {
+		t.Errorf("endpoints_successful = %v, want only the endpoint's own", ok)
+	}
+}

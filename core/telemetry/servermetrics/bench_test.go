@@ -1,0 +1,38 @@
+package servermetrics
+
+import (
+	"io"
+	"net/http"
+	"testing"
+
+	"github.com/aiperf-go/aiperf/mockserver"
+	"github.com/aiperf-go/aiperf/mockserver/mocktest"
+)
+
+// BenchmarkParseAndStore is the sampler's work per server-metrics scrape
+// after the GET: parse the mock's vLLM-style /metrics page (about 7 KB)
+// and fold it into the store. It runs every 333 ms per source, off the
+// timed path.
+func BenchmarkParseAndStore(b *testing.B) {
+	resp, err := http.Get(mocktest.Start(b, mockserver.Config{Fast: true}) + "/metrics")
+	if err != nil {
+		b.Fatal(err)
+	}
+	body, err := io.ReadAll(resp.Body)
+	resp.Body.Close()
+	if err != nil {
+		b.Fatal(err)
+	}
+	st := NewStore("http://mock/metrics")
+	b.SetBytes(int64(len(body)))
+	b.ReportAllocs()
+	var ns int64
+	for b.Loop() {
+		fams, err := Parse(body)
+		if err != nil || len(fams) == 0 {
+			b.Fatalf("parse: %v (%d families)", err, len(fams))
+		}
+		ns += 333e6
+		st.Add(ns, 1e6, body, fams)
+	}
+}

@@ -1,0 +1,60 @@
+package servermetrics
+
+import (
+	"sort"
+
+	sdk "github.com/aiperf-go/aiperf/plugin-sdk"
+)
+
+// BoundaryGraceNs is how long after a phase ends its boundary scrape (the
+// one the sampler takes when told the phase ended) may land and still
+// count in that phase, as AIPerf extends the warmup window to its
+// end-of-warmup scrape.
+const BoundaryGraceNs = int64(1e9)
+
+// Build computes the results: profiling over [profiling.StartNs,
+// max(profiling.EndNs, last update)] (the final scrape counts, as in
+// AIPerf), warmup (nil for none) over its window extended to its boundary
+// scrape. configured lists every source, stores the ones that answered.
+func Build(stores []*Store, configured []string, profiling Window, warmup *Window, formats []string) *sdk.ServerMetricsResults {
+	res := &sdk.ServerMetricsResults{
+		EndpointsConfigured: append([]string{}, configured...),
+		StartNs:             profiling.StartNs, EndNs: profiling.EndNs,
+		Formats: append([]string(nil), formats...),
+	}
+	ordered := append([]*Store(nil), stores...)
+	sort.Slice(ordered, func(i, j int) bool { return ordered[i].URL < ordered[j].URL })
+	var warmEnd int64
+	if warmup != nil {
+		warmEnd = warmup.EndNs
+		for _, s := range ordered {
+			if t, ok := s.firstFetchAfter(warmup.EndNs); ok && t-warmup.EndNs <= BoundaryGraceNs && t > warmEnd {
+				warmEnd = t
+			}
+		}
+		res.WarmupStartNs, res.WarmupEndNs = warmup.StartNs, warmEnd
+	}
+	res.EndpointsSuccessful = []string{}
+	for _, s := range ordered {
+		if len(s.fetchTs) == 0 {
+			continue
+		}
+		res.EndpointsSuccessful = append(res.EndpointsSuccessful, s.URL)
+		w := profiling
+		w.EndNs = max(w.EndNs, s.LastUpdateNs())
+		ep := sdk.ServerMetricsEndpoint{URL: s.URL, Info: s.Info(), Metrics: s.Metrics(w), Scrapes: s.Records()}
+		if warmup != nil && warmup.StartNs < warmEnd {
+			ep.WarmupMetrics = s.Metrics(Window{warmup.StartNs, warmEnd})
+		}
+		res.Endpoints = append(res.Endpoints, ep)
+	}
+	return res
+}
+
+func (s *Store) firstFetchAfter(ns int64) (int64, bool) {
+	i := sort.Search(len(s.fetchTs), func(i int) bool { return s.fetchTs[i] >= ns })
+	if i == len(s.fetchTs) {
+		return 0, false
+	}
+	return s.fetchTs[i], true
+}
