@@ -43,6 +43,11 @@ type ServerMetricsEndpoint struct {
 	// window's (nil without warmup); both sorted by name.
 	Metrics       []ServerMetric
 	WarmupMetrics []ServerMetric
+	// ProfilingInfo and WarmupInfo count only the fetches inside each
+	// phase's window (AIPerf's phases/<phase>/server_metrics.json); Info
+	// counts them all.
+	ProfilingInfo ServerMetricsEndpointInfo
+	WarmupInfo    ServerMetricsEndpointInfo
 	// Scrapes are the scrapes whose content changed, in time order
 	// (AIPerf's server_metrics_export.jsonl lines).
 	Scrapes []ServerMetricsScrapeRecord

@@ -61,14 +61,19 @@ type ServerMetricsCollector interface {
 	Scrape(ctx context.Context) (ServerMetricsScrape, error)
 }
 
+// noNetwork is why the telemetry categories take no WASM plugins.
+const noNetwork = "the WASM sandbox grants no network or device access"
+
 // The telemetry categories. A collector is built once per source (the core
 // passes the source's URL in the plugin's settings, key "url"), so a run
 // with three DCGM endpoints has three dcgm collectors.
 var (
 	GPUTelemetryCollectors = define[GPUTelemetryCollector](Category{Name: CategoryGPUTelemetry, Cardinality: One, Order: 160,
-		Description: "Reads GPU utilization, memory, power and energy while a run executes (NVML, DCGM exporters)", BuiltinReason: noRPC})
+		Description:   "Reads GPU utilization, memory, power and energy while a run executes (NVML, DCGM exporters)",
+		ExternalKinds: []string{KindGRPC}, BuiltinReason: noNetwork})
 	ServerMetricsCollectors = define[ServerMetricsCollector](Category{Name: CategoryServerMetrics, Cardinality: One, Order: 170,
-		Description: "Scrapes the inference server's own metrics (Prometheus /metrics) while a run executes", BuiltinReason: noRPC})
+		Description:   "Scrapes the inference server's own metrics (Prometheus /metrics) while a run executes",
+		ExternalKinds: []string{KindGRPC}, BuiltinReason: noNetwork})
 )
 
 // GPUSample is one sample of one source: when it was taken (PerfNs on the

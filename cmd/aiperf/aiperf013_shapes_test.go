@@ -48,15 +48,10 @@ var missingTags = map[string]string{}
 var missingKeys = map[string]string{}
 
 // missingFiles are files AIPerf 0.13 writes that we do not yet.
-var missingFiles = map[string]string{
-	"phases/warmup/server_metrics.json":    "server metrics scraping (telemetry issue)",
-	"phases/profiling/server_metrics.json": "server metrics scraping (telemetry issue)",
-}
+var missingFiles = map[string]string{}
 
 // missingManifestKeys are phase_manifest.json entry keys we do not write yet.
-var missingManifestKeys = map[string]string{
-	"server_metrics_json": "server metrics scraping (telemetry issue)",
-}
+var missingManifestKeys = map[string]string{}
 
 // aiperfCommonFiles are the files in every AIPerf 0.13 artifact directory
 // of these runs (GAPS §2; the fixtures keep only some of them).

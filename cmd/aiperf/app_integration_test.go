@@ -311,7 +311,7 @@ func TestNewOutputsInitializesEveryPlugin(t *testing.T) {
 	for _, c := range o.Consoles {
 		order = append(order, c.Name)
 	}
-	if got := strings.Join(order, " "); got != "http_trace metrics_table error_summary gpu_telemetry osl_mismatch_warning" {
+	if got := strings.Join(order, " "); got != "http_trace metrics_table error_summary power_efficiency_nvidia gpu_telemetry osl_mismatch_warning" {
 		t.Errorf("consoles in order %s", got)
 	}
 	// The catalog holds the built-in record metrics, streaming ones included.

@@ -12,6 +12,7 @@ import (
 	"github.com/aiperf-go/aiperf/plugins/builtin/consoleexporter/httptrace"
 	"github.com/aiperf-go/aiperf/plugins/builtin/consoleexporter/metricstable"
 	"github.com/aiperf-go/aiperf/plugins/builtin/consoleexporter/oslmismatch"
+	"github.com/aiperf-go/aiperf/plugins/builtin/consoleexporter/powerefficiency"
 	"github.com/aiperf-go/aiperf/plugins/builtin/dataexporter/consoletext"
 	"github.com/aiperf-go/aiperf/plugins/builtin/dataexporter/csvexport"
 	gpuexport "github.com/aiperf-go/aiperf/plugins/builtin/dataexporter/gputelemetry"
@@ -174,6 +175,7 @@ func builtins() registry.Builtins {
 		registry.Provide(sdk.GPUTelemetryCollectors, nvml.Name, func() sdk.GPUTelemetryCollector { return nvml.New() }),
 		registry.Provide(sdk.DataExporters, gpuexport.Name, func() sdk.DataExporter { return gpuexport.New() }),
 		registry.Provide(sdk.ConsoleExporters, gpuconsole.Name, func() sdk.ConsoleExporter { return gpuconsole.New() }),
+		registry.Provide(sdk.ConsoleExporters, powerefficiency.Name, func() sdk.ConsoleExporter { return powerefficiency.New() }),
 
 		registry.Provide(sdk.UIs, noneui.Name, func() sdk.UI { return noneui.New() }),
 		registry.Provide(sdk.UIs, simpleui.Name, func() sdk.UI { return simpleui.New() }),

@@ -141,6 +141,72 @@ func TestServerMetricsExportsMatchAIPerfShape(t *testing.T) {
 	if w, g := smKeys(wantLine), smKeys(gotLine); !slices.Equal(w, g) {
 		t.Errorf("JSONL line keys: got %v, want %v", g, w)
 	}
+	checkPhaseServerMetrics(t, r.dir, ref, strings.TrimPrefix(strings.TrimRight(url, "/"), "http://"), got)
+}
+
+// checkPhaseServerMetrics compares phases/<phase>/server_metrics.json and
+// their phase_manifest.json keys with AIPerf's (same fixture run), and the
+// profiling phase's numbers with server_metrics_export.json's (one window).
+func checkPhaseServerMetrics(t *testing.T, dir, ref, display string, export map[string]any) {
+	t.Helper()
+	manifest := readJSONMap(t, filepath.Join(dir, "phase_manifest.json"))
+	for i, phase := range []string{"warmup", "profiling"} {
+		rel := "phases/" + phase + "/server_metrics.json"
+		if g := dig(manifest, "phases", i, "server_metrics_json"); g != rel {
+			t.Errorf("phase_manifest phases[%d].server_metrics_json = %v, want %s", i, g, rel)
+		}
+		want := readJSONMap(t, filepath.Join(ref, filepath.FromSlash(rel)))
+		got := readJSONMap(t, filepath.Join(dir, filepath.FromSlash(rel)))
+		wantEP, gotEP := []any{"data", "endpoint_summaries", "127.0.0.1:18431"}, []any{"data", "endpoint_summaries", display}
+		for _, path := range [][]any{{}, {"phase"}, {"data"}} {
+			if w, g := smKeys(dig(want, path...)), smKeys(dig(got, path...)); !slices.Equal(w, g) {
+				t.Errorf("%s keys at %v: got %v, want %v", rel, path, g, w)
+			}
+		}
+		// One endpoint, keyed by its host:port (AIPerf's ran on another port).
+		if g := smKeys(dig(got, "data", "endpoint_summaries")); len(g) != 1 || g[0] != display {
+			t.Errorf("%s endpoint_summaries keys %v, want [%s]", rel, g, display)
+		}
+		for _, sub := range [][]any{{}, {"info"}} {
+			if w, g := smKeys(dig(want, append(wantEP, sub...)...)), smKeys(dig(got, append(gotEP, sub...)...)); !slices.Equal(w, g) {
+				t.Errorf("%s endpoint summary keys at %v: got %v, want %v", rel, sub, g, w)
+			}
+		}
+		if dig(got, "phase", "phase_name") != phase || dig(got, "data", "phase_kind") != phase {
+			t.Errorf("%s names phase %v / %v", rel, dig(got, "phase", "phase_name"), dig(got, "data", "phase_kind"))
+		}
+		wm, gm := dig(want, append(wantEP, "metrics")...), dig(got, append(gotEP, "metrics")...)
+		for _, name := range smKeys(wm) {
+			paths := [][]any{{}, {"series", 0}, {"series", 0, "stats"}}
+			if phase == "warmup" && dig(wm, name, "type") == "histogram" {
+				paths = paths[:2] // observations depend on where scrapes landed
+			}
+			for _, p := range paths {
+				if w, g := smKeys(dig(wm, append([]any{name}, p...)...)), smKeys(dig(gm, append([]any{name}, p...)...)); !slices.Equal(w, g) {
+					t.Errorf("%s %s keys at %v: got %v, want %v", rel, name, p, g, w)
+				}
+			}
+		}
+		if phase != "profiling" {
+			continue
+		}
+		// One profiling window: the same numbers as the run's export.
+		for _, name := range smKeys(gm) {
+			g, e := dig(gm, name, "series", 0, "stats"), dig(export, "metrics", name, "series", 0, "stats")
+			if g == nil || !reflectEqualJSON(g, e) {
+				t.Errorf("%s %s stats %v, server_metrics_export.json %v", rel, name, g, e)
+			}
+		}
+		if c := dig(gm, "vllm:e2e_request_latency_seconds", "series", 0, "buckets", "+Inf"); c != 12.0 {
+			t.Errorf("%s e2e +Inf bucket delta = %v, want 12", rel, c)
+		}
+	}
+}
+
+func reflectEqualJSON(a, b any) bool {
+	x, _ := json.Marshal(a)
+	y, _ := json.Marshal(b)
+	return string(x) == string(y)
 }
 
 func readFirstLine(t *testing.T, path string) map[string]any {

@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"log/slog"
 	"os"
+	"slices"
 	"strconv"
 	"strings"
 	"time"
@@ -35,6 +36,14 @@ func FromConfig(cfg *config.RunConfig, serviceKind string, args []string) (*Sett
 		return nil, err
 	}
 	gpuCollector, gpuURLs, err := cfg.GPUTelemetry()
+	if gpuCollector != "" && cfg.GPUCollectorPlugin != "" {
+		// A vendor's collector reads the sources the user named; AIPerf's
+		// default DCGM endpoints are for the dcgm collector only.
+		gpuCollector = cfg.GPUCollectorPlugin
+		if user := withoutDefaultDCGM(gpuURLs); len(user) > 0 {
+			gpuURLs = user
+		}
+	}
 	if err != nil {
 		return nil, err
 	}
@@ -177,6 +186,17 @@ func systemMessageFlags(cfg *config.RunConfig) []string {
 	}
 	if cfg.UserContextPromptLength != nil {
 		out = append(out, "--user-context-prompt-length")
+	}
+	return out
+}
+
+// withoutDefaultDCGM is urls without AIPerf's default DCGM endpoints.
+func withoutDefaultDCGM(urls []string) []string {
+	var out []string
+	for _, u := range urls {
+		if !slices.Contains(config.DefaultDCGMURLs, u) {
+			out = append(out, u)
+		}
 	}
 	return out
 }

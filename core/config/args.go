@@ -19,6 +19,12 @@ func ExpandMultiValueArgs(args []string) []string {
 		case strings.HasPrefix(tok, "-") && len(tok) > 1:
 			repeat = ""
 			out = append(out, tok)
+			if optionalValueFlag(tok) && (i+1 == len(args) || isFlagToken(args[i+1])) {
+				// Bare (AIPerf's consume_multiple takes zero words): an
+				// empty value, which turns the option on with its defaults.
+				out[len(out)-1] = tok + "="
+				continue
+			}
 			if multiValueFlag(tok) && i+1 < len(args) {
 				// The first value is taken as-is, even if it starts with "-",
 				// exactly as pflag would.
@@ -49,4 +55,23 @@ func multiValueFlag(tok string) bool {
 		o = optionByShort[tok[1]]
 	}
 	return o != nil && o.kind.repeatable()
+}
+
+// optionalValueFlag reports list options that may be given with no value
+// (--server-metrics alone means "on, with the endpoint's /metrics").
+func optionalValueFlag(tok string) bool {
+	if !strings.HasPrefix(tok, "--") || strings.Contains(tok, "=") {
+		return false
+	}
+	o := optionByName[tok[2:]]
+	return o != nil && o.optionalValue
+}
+
+// isFlagToken reports a token that starts another flag ("-x", "--name"),
+// not a value such as "-" or a negative number.
+func isFlagToken(tok string) bool {
+	if len(tok) < 2 || tok[0] != '-' {
+		return false
+	}
+	return tok == "--" || tok[1] == '-' || (tok[1] < '0' || tok[1] > '9') && tok[1] != '.'
 }

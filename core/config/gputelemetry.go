@@ -7,8 +7,11 @@ import (
 
 // GPU telemetry options (issue 12).
 const (
-	keyGPUTelemetry   = "gpu_telemetry"
-	keyNoGPUTelemetry = "no_gpu_telemetry"
+	keyGPUTelemetry = "gpu_telemetry"
+	// The collector plugins' selection flags (ours).
+	keyGPUCollectorPlugin    = "gpu_telemetry_collector"
+	keyServerCollectorPlugin = "server_metrics_collector"
+	keyNoGPUTelemetry        = "no_gpu_telemetry"
 )
 
 // DefaultDCGMURLs are the DCGM exporter endpoints AIPerf 0.13 always tries

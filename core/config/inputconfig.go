@@ -42,7 +42,7 @@ func (c *RunConfig) InputConfig() map[string]any {
 		"datasets":        []any{c.datasetSection()},
 		"phases":          c.phasesSection(),
 		"artifacts":       c.artifactsSection(),
-		"gpu_telemetry":   map[string]any{"enabled": true},
+		"gpu_telemetry":   c.gpuTelemetrySection(),
 		"server_metrics":  map[string]any{"enabled": true, "urls": []any{}, "formats": []any{"json", "csv"}},
 		"network_latency": map[string]any{"enabled": false},
 		"otel":            map[string]any{},
@@ -451,4 +451,37 @@ func (c *RunConfig) extensionSection() map[string]any {
 		x["plugin_config"] = redactPluginConfig(c.PluginConfig)
 	}
 	return x
+}
+
+// gpuTelemetrySection is AIPerf's build_gpu_telemetry: {"enabled": false}
+// with --no-gpu-telemetry, {"enabled": true} without --gpu-telemetry, else
+// the URL items as given (http:// added, no /metrics: the defaults are not
+// listed), the collector ("dcgm" or "pynvml") and the mode ("summary", or
+// "realtime_dashboard" with the dashboard keyword).
+func (c *RunConfig) gpuTelemetrySection() map[string]any {
+	if c.NoGPUTelemetry {
+		return map[string]any{"enabled": false}
+	}
+	collector, mode, urls, given := "dcgm", "summary", []any{}, false
+	for _, item := range c.GPUTelemetryItems {
+		item = strings.TrimSpace(item)
+		if item == "" {
+			continue
+		}
+		given = true
+		switch low := strings.ToLower(item); {
+		case low == "pynvml" || low == "nvml":
+			collector = "pynvml"
+		case low == "dashboard":
+			mode = "realtime_dashboard"
+		case strings.HasPrefix(item, "http"):
+			urls = append(urls, item)
+		case strings.Contains(item, ":"):
+			urls = append(urls, "http://"+item)
+		}
+	}
+	if !given {
+		return map[string]any{"enabled": true}
+	}
+	return map[string]any{"enabled": true, "urls": urls, "collector": collector, "mode": mode}
 }

@@ -84,6 +84,9 @@ type option struct {
 	// choices (Validate and --help take them from the registry).
 	category string
 	usage    string
+	// optionalValue lets a list flag stand alone (ExpandMultiValueArgs
+	// gives it an empty value), as AIPerf's --server-metrics.
+	optionalValue bool
 }
 
 const (
@@ -568,7 +571,7 @@ var options = []*option{
 		usage: "YAML (or JSON) file with option keys (e.g. model_names, concurrency). Precedence: defaults < file < AIPERF_* environment < flags. Falls back to AIPERF_CONFIG_USER_FILE."},
 
 	// Server Metrics (issue 12)
-	{key: keyServerMetrics, names: []string{"server-metrics"}, group: "Server Metrics", kind: kindList,
+	{key: keyServerMetrics, names: []string{"server-metrics"}, group: "Server Metrics", kind: kindList, optionalValue: true,
 		usage: "Server metrics collection (ENABLED BY DEFAULT). Automatically collects from inference endpoint base_url + `/metrics`. Optionally specify additional custom Prometheus-compatible endpoint URLs (e.g., http://node1:8081/metrics, http://node2:9090/metrics). Use `--no-server-metrics` to disable collection. Example: `--server-metrics node1:8081 node2:9090/metrics` for additional endpoints."},
 	{key: keyNoServerMetrics, names: []string{"no-server-metrics"}, group: "Server Metrics", kind: kindBool, def: false,
 		usage: "Disable server metrics collection entirely."},
@@ -581,6 +584,10 @@ var options = []*option{
 		usage: "Enable GPU telemetry console display and optionally specify: (1) 'pynvml' to use the local NVML library instead of DCGM HTTP endpoints, (2) 'dashboard' for realtime dashboard mode (accepted; summary output), (3) custom DCGM exporter URLs (e.g., http://node1:9401/metrics). Default: DCGM mode with localhost:9400 and localhost:9401 endpoints. Examples: --gpu-telemetry pynvml | --gpu-telemetry dashboard node1:9400."},
 	{key: keyNoGPUTelemetry, names: []string{"no-gpu-telemetry"}, group: "Telemetry", kind: kindBool, def: false,
 		usage: "Disable GPU telemetry collection entirely."},
+	{key: keyGPUCollectorPlugin, names: []string{"gpu-telemetry-collector"}, group: "Telemetry", kind: kindString, category: sdk.CategoryGPUTelemetry,
+		usage: "The gpu_telemetry_collector plugin that reads each --gpu-telemetry source (ours; default dcgm for URLs, nvml for pynvml): a vendor's plugin from a manifest gets each source as its \"url\" setting."},
+	{key: keyServerCollectorPlugin, names: []string{"server-metrics-collector"}, group: "Server Metrics", kind: kindString, category: sdk.CategoryServerMetrics,
+		usage: "The server_metrics_collector plugin that scrapes each --server-metrics source (ours; default prometheus): a plugin from a manifest gets each source as its \"url\" setting."},
 }
 
 // Lookup tables built once from options.

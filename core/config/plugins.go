@@ -105,6 +105,7 @@ func (c *RunConfig) pluginFlagValues() map[string]string {
 		keyDatasetSampling: c.DatasetSamplingStrategy, keyArrivalPattern: c.ArrivalPattern,
 		keyWarmupArrival: c.WarmupArrivalPattern, keyUIType: c.UIType, keyTransport: c.Transport,
 		keyRampType: c.RampType, keyTokenizerPlugin: c.TokenizerPlugin,
+		keyGPUCollectorPlugin: c.GPUCollectorPlugin, keyServerCollectorPlugin: c.ServerCollectorPlugin,
 	}
 }
 

@@ -157,6 +157,10 @@ type RunConfig struct {
 	// dashboard) and --no-gpu-telemetry; GPUTelemetry() resolves them.
 	GPUTelemetryItems []string `koanf:"gpu_telemetry"`
 	NoGPUTelemetry    bool     `koanf:"no_gpu_telemetry"`
+	// GPUCollectorPlugin and ServerCollectorPlugin name the collector
+	// plugins ("" = the built-in default for the mode).
+	GPUCollectorPlugin    string `koanf:"gpu_telemetry_collector"`
+	ServerCollectorPlugin string `koanf:"server_metrics_collector"`
 
 	// Tokenizer is empty when unset: the application decides.
 	Tokenizer                string `koanf:"tokenizer"`

@@ -60,6 +60,9 @@ func (c *RunConfig) validateServerMetrics() []error {
 		return errs
 	}
 	for _, u := range c.ServerMetrics {
+		if strings.TrimSpace(u) == "" {
+			continue // bare --server-metrics: the defaults
+		}
 		if err := checkURL(normalizeURL(u)); err != nil {
 			errs = append(errs, fmt.Errorf("--server-metrics %q is not valid: %v", redactURL(u), err))
 		}

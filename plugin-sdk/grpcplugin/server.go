@@ -38,6 +38,8 @@ type Server struct {
 	processor sdk.RecordProcessor
 	loader    sdk.CustomDatasetLoader
 	exporter  sdk.DataExporter
+	gpu       sdk.GPUTelemetryCollector
+	server    sdk.ServerMetricsCollector
 
 	initializer sdk.Initializer
 	validator   sdk.Validator
@@ -71,6 +73,14 @@ func NewServer(impl any, opts ...ServeOption) (*Server, error) {
 	if e, ok := impl.(sdk.DataExporter); ok {
 		s.exporter = e
 		s.desc.Categories = append(s.desc.Categories, sdk.CategoryDataExporter)
+	}
+	if g, ok := impl.(sdk.GPUTelemetryCollector); ok {
+		s.gpu = g
+		s.desc.Categories = append(s.desc.Categories, sdk.CategoryGPUTelemetry)
+	}
+	if m, ok := impl.(sdk.ServerMetricsCollector); ok {
+		s.server = m
+		s.desc.Categories = append(s.desc.Categories, sdk.CategoryServerMetrics)
 	}
 	if len(s.desc.Categories) == 0 {
 		return nil, fmt.Errorf("%T implements no plugin category: want %s", impl, servedInterfaces())
@@ -329,4 +339,42 @@ func (s *Server) Export(ctx context.Context, req *pluginpb.ExportRequest) (resp 
 		resp.Files[i] = &pluginpb.ExportedFile{Label: f.Label, Path: f.Path}
 	}
 	return resp, nil
+}
+
+// TelemetrySource implements the collectors' Source.
+func (s *Server) TelemetrySource(context.Context, *pluginpb.Empty) (resp *pluginpb.TelemetrySourceResponse, err error) {
+	defer recoverPanic("TelemetrySource", &err)
+	switch {
+	case s.gpu != nil:
+		return &pluginpb.TelemetrySourceResponse{Source: s.gpu.Source()}, nil
+	case s.server != nil:
+		return &pluginpb.TelemetrySourceResponse{Source: s.server.Source()}, nil
+	}
+	return nil, unimplemented(sdk.CategoryGPUTelemetry + " or " + sdk.CategoryServerMetrics)
+}
+
+// SampleGPU implements the GPU telemetry collector's Sample.
+func (s *Server) SampleGPU(ctx context.Context, _ *pluginpb.Empty) (resp *pluginpb.SampleGPUResponse, err error) {
+	if s.gpu == nil {
+		return nil, unimplemented(sdk.CategoryGPUTelemetry)
+	}
+	defer recoverPanic("SampleGPU", &err)
+	gpus, err := s.gpu.Sample(ctx)
+	if err != nil {
+		return nil, implError(err)
+	}
+	return &pluginpb.SampleGPUResponse{Gpus: pluginpb.FromGPUReadings(gpus)}, nil
+}
+
+// ScrapeServerMetrics implements the server metrics collector's Scrape.
+func (s *Server) ScrapeServerMetrics(ctx context.Context, _ *pluginpb.Empty) (resp *pluginpb.ScrapeServerMetricsResponse, err error) {
+	if s.server == nil {
+		return nil, unimplemented(sdk.CategoryServerMetrics)
+	}
+	defer recoverPanic("ScrapeServerMetrics", &err)
+	sc, err := s.server.Scrape(ctx)
+	if err != nil {
+		return nil, implError(err)
+	}
+	return &pluginpb.ScrapeServerMetricsResponse{Body: sc.Body, ContentType: sc.ContentType}, nil
 }

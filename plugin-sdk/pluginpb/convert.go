@@ -388,3 +388,28 @@ func ToConversations(cs []*Conversation) ([]sdk.Conversation, error) {
 	}
 	return out, nil
 }
+
+// FromGPUReadings converts GPU readings.
+func FromGPUReadings(rs []sdk.GPUReading) []*GPUReading {
+	out := make([]*GPUReading, len(rs))
+	for i, r := range rs {
+		out[i] = &GPUReading{Index: int64(r.Index), Uuid: r.UUID, Name: r.Name, PciBusId: r.PCIBusID,
+			Hostname: r.Hostname, Device: r.Device, Metrics: r.Metrics}
+	}
+	return out
+}
+
+// ToGPUReadings converts protocol GPU readings; an empty metrics map stays
+// non-nil, as the collectors return it.
+func ToGPUReadings(rs []*GPUReading) []sdk.GPUReading {
+	out := make([]sdk.GPUReading, len(rs))
+	for i, r := range rs {
+		m := r.GetMetrics()
+		if m == nil {
+			m = map[string]float64{}
+		}
+		out[i] = sdk.GPUReading{Index: int(r.GetIndex()), UUID: r.GetUuid(), Name: r.GetName(), PCIBusID: r.GetPciBusId(),
+			Hostname: r.GetHostname(), Device: r.GetDevice(), Metrics: m}
+	}
+	return out
+}

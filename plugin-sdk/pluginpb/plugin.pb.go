@@ -2442,6 +2442,239 @@ func (x *WasmResult) GetError() string {
 	return ""
 }
 
+// Telemetry collectors (gpu_telemetry_collector, server_metrics_collector).
+type TelemetrySourceResponse struct {
+	state         protoimpl.MessageState `protogen:"open.v1"`
+	Source        string                 `protobuf:"bytes,1,opt,name=source,proto3" json:"source,omitempty"`
+	unknownFields protoimpl.UnknownFields
+	sizeCache     protoimpl.SizeCache
+}
+
+func (x *TelemetrySourceResponse) Reset() {
+	*x = TelemetrySourceResponse{}
+	mi := &file_aiperf_plugin_v1_plugin_proto_msgTypes[33]
+	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+	ms.StoreMessageInfo(mi)
+}
+
+func (x *TelemetrySourceResponse) String() string {
+	return protoimpl.X.MessageStringOf(x)
+}
+
+func (*TelemetrySourceResponse) ProtoMessage() {}
+
+func (x *TelemetrySourceResponse) ProtoReflect() protoreflect.Message {
+	mi := &file_aiperf_plugin_v1_plugin_proto_msgTypes[33]
+	if x != nil {
+		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+		if ms.LoadMessageInfo() == nil {
+			ms.StoreMessageInfo(mi)
+		}
+		return ms
+	}
+	return mi.MessageOf(x)
+}
+
+// Deprecated: Use TelemetrySourceResponse.ProtoReflect.Descriptor instead.
+func (*TelemetrySourceResponse) Descriptor() ([]byte, []int) {
+	return file_aiperf_plugin_v1_plugin_proto_rawDescGZIP(), []int{33}
+}
+
+func (x *TelemetrySourceResponse) GetSource() string {
+	if x != nil {
+		return x.Source
+	}
+	return ""
+}
+
+type GPUReading struct {
+	state         protoimpl.MessageState `protogen:"open.v1"`
+	Index         int64                  `protobuf:"varint,1,opt,name=index,proto3" json:"index,omitempty"`
+	Uuid          string                 `protobuf:"bytes,2,opt,name=uuid,proto3" json:"uuid,omitempty"`
+	Name          string                 `protobuf:"bytes,3,opt,name=name,proto3" json:"name,omitempty"`
+	PciBusId      string                 `protobuf:"bytes,4,opt,name=pci_bus_id,json=pciBusId,proto3" json:"pci_bus_id,omitempty"`
+	Hostname      string                 `protobuf:"bytes,5,opt,name=hostname,proto3" json:"hostname,omitempty"`
+	Device        string                 `protobuf:"bytes,6,opt,name=device,proto3" json:"device,omitempty"`
+	Metrics       map[string]float64     `protobuf:"bytes,7,rep,name=metrics,proto3" json:"metrics,omitempty" protobuf_key:"bytes,1,opt,name=key" protobuf_val:"fixed64,2,opt,name=value"`
+	unknownFields protoimpl.UnknownFields
+	sizeCache     protoimpl.SizeCache
+}
+
+func (x *GPUReading) Reset() {
+	*x = GPUReading{}
+	mi := &file_aiperf_plugin_v1_plugin_proto_msgTypes[34]
+	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+	ms.StoreMessageInfo(mi)
+}
+
+func (x *GPUReading) String() string {
+	return protoimpl.X.MessageStringOf(x)
+}
+
+func (*GPUReading) ProtoMessage() {}
+
+func (x *GPUReading) ProtoReflect() protoreflect.Message {
+	mi := &file_aiperf_plugin_v1_plugin_proto_msgTypes[34]
+	if x != nil {
+		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+		if ms.LoadMessageInfo() == nil {
+			ms.StoreMessageInfo(mi)
+		}
+		return ms
+	}
+	return mi.MessageOf(x)
+}
+
+// Deprecated: Use GPUReading.ProtoReflect.Descriptor instead.
+func (*GPUReading) Descriptor() ([]byte, []int) {
+	return file_aiperf_plugin_v1_plugin_proto_rawDescGZIP(), []int{34}
+}
+
+func (x *GPUReading) GetIndex() int64 {
+	if x != nil {
+		return x.Index
+	}
+	return 0
+}
+
+func (x *GPUReading) GetUuid() string {
+	if x != nil {
+		return x.Uuid
+	}
+	return ""
+}
+
+func (x *GPUReading) GetName() string {
+	if x != nil {
+		return x.Name
+	}
+	return ""
+}
+
+func (x *GPUReading) GetPciBusId() string {
+	if x != nil {
+		return x.PciBusId
+	}
+	return ""
+}
+
+func (x *GPUReading) GetHostname() string {
+	if x != nil {
+		return x.Hostname
+	}
+	return ""
+}
+
+func (x *GPUReading) GetDevice() string {
+	if x != nil {
+		return x.Device
+	}
+	return ""
+}
+
+func (x *GPUReading) GetMetrics() map[string]float64 {
+	if x != nil {
+		return x.Metrics
+	}
+	return nil
+}
+
+type SampleGPUResponse struct {
+	state         protoimpl.MessageState `protogen:"open.v1"`
+	Gpus          []*GPUReading          `protobuf:"bytes,1,rep,name=gpus,proto3" json:"gpus,omitempty"`
+	unknownFields protoimpl.UnknownFields
+	sizeCache     protoimpl.SizeCache
+}
+
+func (x *SampleGPUResponse) Reset() {
+	*x = SampleGPUResponse{}
+	mi := &file_aiperf_plugin_v1_plugin_proto_msgTypes[35]
+	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+	ms.StoreMessageInfo(mi)
+}
+
+func (x *SampleGPUResponse) String() string {
+	return protoimpl.X.MessageStringOf(x)
+}
+
+func (*SampleGPUResponse) ProtoMessage() {}
+
+func (x *SampleGPUResponse) ProtoReflect() protoreflect.Message {
+	mi := &file_aiperf_plugin_v1_plugin_proto_msgTypes[35]
+	if x != nil {
+		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+		if ms.LoadMessageInfo() == nil {
+			ms.StoreMessageInfo(mi)
+		}
+		return ms
+	}
+	return mi.MessageOf(x)
+}
+
+// Deprecated: Use SampleGPUResponse.ProtoReflect.Descriptor instead.
+func (*SampleGPUResponse) Descriptor() ([]byte, []int) {
+	return file_aiperf_plugin_v1_plugin_proto_rawDescGZIP(), []int{35}
+}
+
+func (x *SampleGPUResponse) GetGpus() []*GPUReading {
+	if x != nil {
+		return x.Gpus
+	}
+	return nil
+}
+
+type ScrapeServerMetricsResponse struct {
+	state         protoimpl.MessageState `protogen:"open.v1"`
+	Body          []byte                 `protobuf:"bytes,1,opt,name=body,proto3" json:"body,omitempty"`
+	ContentType   string                 `protobuf:"bytes,2,opt,name=content_type,json=contentType,proto3" json:"content_type,omitempty"`
+	unknownFields protoimpl.UnknownFields
+	sizeCache     protoimpl.SizeCache
+}
+
+func (x *ScrapeServerMetricsResponse) Reset() {
+	*x = ScrapeServerMetricsResponse{}
+	mi := &file_aiperf_plugin_v1_plugin_proto_msgTypes[36]
+	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+	ms.StoreMessageInfo(mi)
+}
+
+func (x *ScrapeServerMetricsResponse) String() string {
+	return protoimpl.X.MessageStringOf(x)
+}
+
+func (*ScrapeServerMetricsResponse) ProtoMessage() {}
+
+func (x *ScrapeServerMetricsResponse) ProtoReflect() protoreflect.Message {
+	mi := &file_aiperf_plugin_v1_plugin_proto_msgTypes[36]
+	if x != nil {
+		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+		if ms.LoadMessageInfo() == nil {
+			ms.StoreMessageInfo(mi)
+		}
+		return ms
+	}
+	return mi.MessageOf(x)
+}
+
+// Deprecated: Use ScrapeServerMetricsResponse.ProtoReflect.Descriptor instead.
+func (*ScrapeServerMetricsResponse) Descriptor() ([]byte, []int) {
+	return file_aiperf_plugin_v1_plugin_proto_rawDescGZIP(), []int{36}
+}
+
+func (x *ScrapeServerMetricsResponse) GetBody() []byte {
+	if x != nil {
+		return x.Body
+	}
+	return nil
+}
+
+func (x *ScrapeServerMetricsResponse) GetContentType() string {
+	if x != nil {
+		return x.ContentType
+	}
+	return ""
+}
+
 var File_aiperf_plugin_v1_plugin_proto protoreflect.FileDescriptor
 
 const file_aiperf_plugin_v1_plugin_proto_rawDesc = "" +
@@ -2677,7 +2910,27 @@ const file_aiperf_plugin_v1_plugin_proto_rawDesc = "" +
 	"\n" +
 	"WasmResult\x12\x18\n" +
 	"\apayload\x18\x01 \x01(\fR\apayload\x12\x14\n" +
-	"\x05error\x18\x02 \x01(\tR\x05error2\xf8\x05\n" +
+	"\x05error\x18\x02 \x01(\tR\x05error\"1\n" +
+	"\x17TelemetrySourceResponse\x12\x16\n" +
+	"\x06source\x18\x01 \x01(\tR\x06source\"\x9d\x02\n" +
+	"\n" +
+	"GPUReading\x12\x14\n" +
+	"\x05index\x18\x01 \x01(\x03R\x05index\x12\x12\n" +
+	"\x04uuid\x18\x02 \x01(\tR\x04uuid\x12\x12\n" +
+	"\x04name\x18\x03 \x01(\tR\x04name\x12\x1c\n" +
+	"\n" +
+	"pci_bus_id\x18\x04 \x01(\tR\bpciBusId\x12\x1a\n" +
+	"\bhostname\x18\x05 \x01(\tR\bhostname\x12\x16\n" +
+	"\x06device\x18\x06 \x01(\tR\x06device\x12C\n" +
+	"\ametrics\x18\a \x03(\v2).aiperf.plugin.v1.GPUReading.MetricsEntryR\ametrics\x1a:\n" +
+	"\fMetricsEntry\x12\x10\n" +
+	"\x03key\x18\x01 \x01(\tR\x03key\x12\x14\n" +
+	"\x05value\x18\x02 \x01(\x01R\x05value:\x028\x01\"E\n" +
+	"\x11SampleGPUResponse\x120\n" +
+	"\x04gpus\x18\x01 \x03(\v2\x1c.aiperf.plugin.v1.GPUReadingR\x04gpus\"T\n" +
+	"\x1bScrapeServerMetricsResponse\x12\x12\n" +
+	"\x04body\x18\x01 \x01(\fR\x04body\x12!\n" +
+	"\fcontent_type\x18\x02 \x01(\tR\vcontentType2\xf9\a\n" +
 	"\x06Plugin\x12Q\n" +
 	"\bDescribe\x12!.aiperf.plugin.v1.DescribeRequest\x1a\".aiperf.plugin.v1.DescribeResponse\x12H\n" +
 	"\tConfigure\x12\".aiperf.plugin.v1.ConfigureRequest\x1a\x17.aiperf.plugin.v1.Empty\x12W\n" +
@@ -2687,7 +2940,10 @@ const file_aiperf_plugin_v1_plugin_proto_rawDesc = "" +
 	"\rProcessRecord\x12\x1e.aiperf.plugin.v1.ParsedRecord\x1a'.aiperf.plugin.v1.ProcessRecordResponse\x12N\n" +
 	"\aCanLoad\x12 .aiperf.plugin.v1.CanLoadRequest\x1a!.aiperf.plugin.v1.CanLoadResponse\x12Z\n" +
 	"\vLoadDataset\x12$.aiperf.plugin.v1.LoadDatasetRequest\x1a%.aiperf.plugin.v1.LoadDatasetResponse\x12K\n" +
-	"\x06Export\x12\x1f.aiperf.plugin.v1.ExportRequest\x1a .aiperf.plugin.v1.ExportResponseB1Z/github.com/aiperf-go/aiperf/plugin-sdk/pluginpbb\x06proto3"
+	"\x06Export\x12\x1f.aiperf.plugin.v1.ExportRequest\x1a .aiperf.plugin.v1.ExportResponse\x12U\n" +
+	"\x0fTelemetrySource\x12\x17.aiperf.plugin.v1.Empty\x1a).aiperf.plugin.v1.TelemetrySourceResponse\x12I\n" +
+	"\tSampleGPU\x12\x17.aiperf.plugin.v1.Empty\x1a#.aiperf.plugin.v1.SampleGPUResponse\x12]\n" +
+	"\x13ScrapeServerMetrics\x12\x17.aiperf.plugin.v1.Empty\x1a-.aiperf.plugin.v1.ScrapeServerMetricsResponseB1Z/github.com/aiperf-go/aiperf/plugin-sdk/pluginpbb\x06proto3"
 
 var (
 	file_aiperf_plugin_v1_plugin_proto_rawDescOnce sync.Once
@@ -2701,44 +2957,49 @@ func file_aiperf_plugin_v1_plugin_proto_rawDescGZIP() []byte {
 	return file_aiperf_plugin_v1_plugin_proto_rawDescData
 }
 
-var file_aiperf_plugin_v1_plugin_proto_msgTypes = make([]protoimpl.MessageInfo, 36)
+var file_aiperf_plugin_v1_plugin_proto_msgTypes = make([]protoimpl.MessageInfo, 41)
 var file_aiperf_plugin_v1_plugin_proto_goTypes = []any{
-	(*Empty)(nil),                 // 0: aiperf.plugin.v1.Empty
-	(*DescribeRequest)(nil),       // 1: aiperf.plugin.v1.DescribeRequest
-	(*DescribeResponse)(nil),      // 2: aiperf.plugin.v1.DescribeResponse
-	(*MetricSpec)(nil),            // 3: aiperf.plugin.v1.MetricSpec
-	(*ConfigureRequest)(nil),      // 4: aiperf.plugin.v1.ConfigureRequest
-	(*EndpointMetadata)(nil),      // 5: aiperf.plugin.v1.EndpointMetadata
-	(*Turn)(nil),                  // 6: aiperf.plugin.v1.Turn
-	(*TextGroup)(nil),             // 7: aiperf.plugin.v1.TextGroup
-	(*HistoryEntry)(nil),          // 8: aiperf.plugin.v1.HistoryEntry
-	(*RequestInfo)(nil),           // 9: aiperf.plugin.v1.RequestInfo
-	(*FormatPayloadResponse)(nil), // 10: aiperf.plugin.v1.FormatPayloadResponse
-	(*Usage)(nil),                 // 11: aiperf.plugin.v1.Usage
-	(*ResponseUnit)(nil),          // 12: aiperf.plugin.v1.ResponseUnit
-	(*ParsedResponse)(nil),        // 13: aiperf.plugin.v1.ParsedResponse
-	(*Result)(nil),                // 14: aiperf.plugin.v1.Result
-	(*ParseRecordRequest)(nil),    // 15: aiperf.plugin.v1.ParseRecordRequest
-	(*ParseRecordResponse)(nil),   // 16: aiperf.plugin.v1.ParseRecordResponse
-	(*ErrorDetails)(nil),          // 17: aiperf.plugin.v1.ErrorDetails
-	(*RequestRecord)(nil),         // 18: aiperf.plugin.v1.RequestRecord
-	(*ParsedRecord)(nil),          // 19: aiperf.plugin.v1.ParsedRecord
-	(*MetricValue)(nil),           // 20: aiperf.plugin.v1.MetricValue
-	(*RunInfo)(nil),               // 21: aiperf.plugin.v1.RunInfo
-	(*ProcessRecordResponse)(nil), // 22: aiperf.plugin.v1.ProcessRecordResponse
-	(*DatasetOptions)(nil),        // 23: aiperf.plugin.v1.DatasetOptions
-	(*Conversation)(nil),          // 24: aiperf.plugin.v1.Conversation
-	(*CanLoadRequest)(nil),        // 25: aiperf.plugin.v1.CanLoadRequest
-	(*CanLoadResponse)(nil),       // 26: aiperf.plugin.v1.CanLoadResponse
-	(*LoadDatasetRequest)(nil),    // 27: aiperf.plugin.v1.LoadDatasetRequest
-	(*LoadDatasetResponse)(nil),   // 28: aiperf.plugin.v1.LoadDatasetResponse
-	(*ExportRequest)(nil),         // 29: aiperf.plugin.v1.ExportRequest
-	(*ExportedFile)(nil),          // 30: aiperf.plugin.v1.ExportedFile
-	(*ExportResponse)(nil),        // 31: aiperf.plugin.v1.ExportResponse
-	(*WasmResult)(nil),            // 32: aiperf.plugin.v1.WasmResult
-	nil,                           // 33: aiperf.plugin.v1.ParseRecordResponse.UnitErrorsEntry
-	nil,                           // 34: aiperf.plugin.v1.RunInfo.GoodputEntry
-	nil,                           // 35: aiperf.plugin.v1.ProcessRecordResponse.ValuesEntry
+	(*Empty)(nil),                       // 0: aiperf.plugin.v1.Empty
+	(*DescribeRequest)(nil),             // 1: aiperf.plugin.v1.DescribeRequest
+	(*DescribeResponse)(nil),            // 2: aiperf.plugin.v1.DescribeResponse
+	(*MetricSpec)(nil),                  // 3: aiperf.plugin.v1.MetricSpec
+	(*ConfigureRequest)(nil),            // 4: aiperf.plugin.v1.ConfigureRequest
+	(*EndpointMetadata)(nil),            // 5: aiperf.plugin.v1.EndpointMetadata
+	(*Turn)(nil),                        // 6: aiperf.plugin.v1.Turn
+	(*TextGroup)(nil),                   // 7: aiperf.plugin.v1.TextGroup
+	(*HistoryEntry)(nil),                // 8: aiperf.plugin.v1.HistoryEntry
+	(*RequestInfo)(nil),                 // 9: aiperf.plugin.v1.RequestInfo
+	(*FormatPayloadResponse)(nil),       // 10: aiperf.plugin.v1.FormatPayloadResponse
+	(*Usage)(nil),                       // 11: aiperf.plugin.v1.Usage
+	(*ResponseUnit)(nil),                // 12: aiperf.plugin.v1.ResponseUnit
+	(*ParsedResponse)(nil),              // 13: aiperf.plugin.v1.ParsedResponse
+	(*Result)(nil),                      // 14: aiperf.plugin.v1.Result
+	(*ParseRecordRequest)(nil),          // 15: aiperf.plugin.v1.ParseRecordRequest
+	(*ParseRecordResponse)(nil),         // 16: aiperf.plugin.v1.ParseRecordResponse
+	(*ErrorDetails)(nil),                // 17: aiperf.plugin.v1.ErrorDetails
+	(*RequestRecord)(nil),               // 18: aiperf.plugin.v1.RequestRecord
+	(*ParsedRecord)(nil),                // 19: aiperf.plugin.v1.ParsedRecord
+	(*MetricValue)(nil),                 // 20: aiperf.plugin.v1.MetricValue
+	(*RunInfo)(nil),                     // 21: aiperf.plugin.v1.RunInfo
+	(*ProcessRecordResponse)(nil),       // 22: aiperf.plugin.v1.ProcessRecordResponse
+	(*DatasetOptions)(nil),              // 23: aiperf.plugin.v1.DatasetOptions
+	(*Conversation)(nil),                // 24: aiperf.plugin.v1.Conversation
+	(*CanLoadRequest)(nil),              // 25: aiperf.plugin.v1.CanLoadRequest
+	(*CanLoadResponse)(nil),             // 26: aiperf.plugin.v1.CanLoadResponse
+	(*LoadDatasetRequest)(nil),          // 27: aiperf.plugin.v1.LoadDatasetRequest
+	(*LoadDatasetResponse)(nil),         // 28: aiperf.plugin.v1.LoadDatasetResponse
+	(*ExportRequest)(nil),               // 29: aiperf.plugin.v1.ExportRequest
+	(*ExportedFile)(nil),                // 30: aiperf.plugin.v1.ExportedFile
+	(*ExportResponse)(nil),              // 31: aiperf.plugin.v1.ExportResponse
+	(*WasmResult)(nil),                  // 32: aiperf.plugin.v1.WasmResult
+	(*TelemetrySourceResponse)(nil),     // 33: aiperf.plugin.v1.TelemetrySourceResponse
+	(*GPUReading)(nil),                  // 34: aiperf.plugin.v1.GPUReading
+	(*SampleGPUResponse)(nil),           // 35: aiperf.plugin.v1.SampleGPUResponse
+	(*ScrapeServerMetricsResponse)(nil), // 36: aiperf.plugin.v1.ScrapeServerMetricsResponse
+	nil,                                 // 37: aiperf.plugin.v1.ParseRecordResponse.UnitErrorsEntry
+	nil,                                 // 38: aiperf.plugin.v1.RunInfo.GoodputEntry
+	nil,                                 // 39: aiperf.plugin.v1.ProcessRecordResponse.ValuesEntry
+	nil,                                 // 40: aiperf.plugin.v1.GPUReading.MetricsEntry
 }
 var file_aiperf_plugin_v1_plugin_proto_depIdxs = []int32{
 	5,  // 0: aiperf.plugin.v1.DescribeResponse.endpoint:type_name -> aiperf.plugin.v1.EndpointMetadata
@@ -2750,42 +3011,50 @@ var file_aiperf_plugin_v1_plugin_proto_depIdxs = []int32{
 	14, // 6: aiperf.plugin.v1.ParsedResponse.result:type_name -> aiperf.plugin.v1.Result
 	12, // 7: aiperf.plugin.v1.ParseRecordRequest.units:type_name -> aiperf.plugin.v1.ResponseUnit
 	13, // 8: aiperf.plugin.v1.ParseRecordResponse.responses:type_name -> aiperf.plugin.v1.ParsedResponse
-	33, // 9: aiperf.plugin.v1.ParseRecordResponse.unit_errors:type_name -> aiperf.plugin.v1.ParseRecordResponse.UnitErrorsEntry
+	37, // 9: aiperf.plugin.v1.ParseRecordResponse.unit_errors:type_name -> aiperf.plugin.v1.ParseRecordResponse.UnitErrorsEntry
 	17, // 10: aiperf.plugin.v1.RequestRecord.error:type_name -> aiperf.plugin.v1.ErrorDetails
 	18, // 11: aiperf.plugin.v1.ParsedRecord.record:type_name -> aiperf.plugin.v1.RequestRecord
 	13, // 12: aiperf.plugin.v1.ParsedRecord.responses:type_name -> aiperf.plugin.v1.ParsedResponse
 	11, // 13: aiperf.plugin.v1.ParsedRecord.usage:type_name -> aiperf.plugin.v1.Usage
 	5,  // 14: aiperf.plugin.v1.RunInfo.endpoint:type_name -> aiperf.plugin.v1.EndpointMetadata
-	34, // 15: aiperf.plugin.v1.RunInfo.goodput:type_name -> aiperf.plugin.v1.RunInfo.GoodputEntry
-	35, // 16: aiperf.plugin.v1.ProcessRecordResponse.values:type_name -> aiperf.plugin.v1.ProcessRecordResponse.ValuesEntry
+	38, // 15: aiperf.plugin.v1.RunInfo.goodput:type_name -> aiperf.plugin.v1.RunInfo.GoodputEntry
+	39, // 16: aiperf.plugin.v1.ProcessRecordResponse.values:type_name -> aiperf.plugin.v1.ProcessRecordResponse.ValuesEntry
 	6,  // 17: aiperf.plugin.v1.Conversation.turns:type_name -> aiperf.plugin.v1.Turn
 	23, // 18: aiperf.plugin.v1.LoadDatasetRequest.options:type_name -> aiperf.plugin.v1.DatasetOptions
 	24, // 19: aiperf.plugin.v1.LoadDatasetResponse.conversations:type_name -> aiperf.plugin.v1.Conversation
 	30, // 20: aiperf.plugin.v1.ExportResponse.files:type_name -> aiperf.plugin.v1.ExportedFile
-	20, // 21: aiperf.plugin.v1.ProcessRecordResponse.ValuesEntry.value:type_name -> aiperf.plugin.v1.MetricValue
-	1,  // 22: aiperf.plugin.v1.Plugin.Describe:input_type -> aiperf.plugin.v1.DescribeRequest
-	4,  // 23: aiperf.plugin.v1.Plugin.Configure:input_type -> aiperf.plugin.v1.ConfigureRequest
-	9,  // 24: aiperf.plugin.v1.Plugin.FormatPayload:input_type -> aiperf.plugin.v1.RequestInfo
-	15, // 25: aiperf.plugin.v1.Plugin.ParseRecord:input_type -> aiperf.plugin.v1.ParseRecordRequest
-	21, // 26: aiperf.plugin.v1.Plugin.InitRecordProcessor:input_type -> aiperf.plugin.v1.RunInfo
-	19, // 27: aiperf.plugin.v1.Plugin.ProcessRecord:input_type -> aiperf.plugin.v1.ParsedRecord
-	25, // 28: aiperf.plugin.v1.Plugin.CanLoad:input_type -> aiperf.plugin.v1.CanLoadRequest
-	27, // 29: aiperf.plugin.v1.Plugin.LoadDataset:input_type -> aiperf.plugin.v1.LoadDatasetRequest
-	29, // 30: aiperf.plugin.v1.Plugin.Export:input_type -> aiperf.plugin.v1.ExportRequest
-	2,  // 31: aiperf.plugin.v1.Plugin.Describe:output_type -> aiperf.plugin.v1.DescribeResponse
-	0,  // 32: aiperf.plugin.v1.Plugin.Configure:output_type -> aiperf.plugin.v1.Empty
-	10, // 33: aiperf.plugin.v1.Plugin.FormatPayload:output_type -> aiperf.plugin.v1.FormatPayloadResponse
-	16, // 34: aiperf.plugin.v1.Plugin.ParseRecord:output_type -> aiperf.plugin.v1.ParseRecordResponse
-	0,  // 35: aiperf.plugin.v1.Plugin.InitRecordProcessor:output_type -> aiperf.plugin.v1.Empty
-	22, // 36: aiperf.plugin.v1.Plugin.ProcessRecord:output_type -> aiperf.plugin.v1.ProcessRecordResponse
-	26, // 37: aiperf.plugin.v1.Plugin.CanLoad:output_type -> aiperf.plugin.v1.CanLoadResponse
-	28, // 38: aiperf.plugin.v1.Plugin.LoadDataset:output_type -> aiperf.plugin.v1.LoadDatasetResponse
-	31, // 39: aiperf.plugin.v1.Plugin.Export:output_type -> aiperf.plugin.v1.ExportResponse
-	31, // [31:40] is the sub-list for method output_type
-	22, // [22:31] is the sub-list for method input_type
-	22, // [22:22] is the sub-list for extension type_name
-	22, // [22:22] is the sub-list for extension extendee
-	0,  // [0:22] is the sub-list for field type_name
+	40, // 21: aiperf.plugin.v1.GPUReading.metrics:type_name -> aiperf.plugin.v1.GPUReading.MetricsEntry
+	34, // 22: aiperf.plugin.v1.SampleGPUResponse.gpus:type_name -> aiperf.plugin.v1.GPUReading
+	20, // 23: aiperf.plugin.v1.ProcessRecordResponse.ValuesEntry.value:type_name -> aiperf.plugin.v1.MetricValue
+	1,  // 24: aiperf.plugin.v1.Plugin.Describe:input_type -> aiperf.plugin.v1.DescribeRequest
+	4,  // 25: aiperf.plugin.v1.Plugin.Configure:input_type -> aiperf.plugin.v1.ConfigureRequest
+	9,  // 26: aiperf.plugin.v1.Plugin.FormatPayload:input_type -> aiperf.plugin.v1.RequestInfo
+	15, // 27: aiperf.plugin.v1.Plugin.ParseRecord:input_type -> aiperf.plugin.v1.ParseRecordRequest
+	21, // 28: aiperf.plugin.v1.Plugin.InitRecordProcessor:input_type -> aiperf.plugin.v1.RunInfo
+	19, // 29: aiperf.plugin.v1.Plugin.ProcessRecord:input_type -> aiperf.plugin.v1.ParsedRecord
+	25, // 30: aiperf.plugin.v1.Plugin.CanLoad:input_type -> aiperf.plugin.v1.CanLoadRequest
+	27, // 31: aiperf.plugin.v1.Plugin.LoadDataset:input_type -> aiperf.plugin.v1.LoadDatasetRequest
+	29, // 32: aiperf.plugin.v1.Plugin.Export:input_type -> aiperf.plugin.v1.ExportRequest
+	0,  // 33: aiperf.plugin.v1.Plugin.TelemetrySource:input_type -> aiperf.plugin.v1.Empty
+	0,  // 34: aiperf.plugin.v1.Plugin.SampleGPU:input_type -> aiperf.plugin.v1.Empty
+	0,  // 35: aiperf.plugin.v1.Plugin.ScrapeServerMetrics:input_type -> aiperf.plugin.v1.Empty
+	2,  // 36: aiperf.plugin.v1.Plugin.Describe:output_type -> aiperf.plugin.v1.DescribeResponse
+	0,  // 37: aiperf.plugin.v1.Plugin.Configure:output_type -> aiperf.plugin.v1.Empty
+	10, // 38: aiperf.plugin.v1.Plugin.FormatPayload:output_type -> aiperf.plugin.v1.FormatPayloadResponse
+	16, // 39: aiperf.plugin.v1.Plugin.ParseRecord:output_type -> aiperf.plugin.v1.ParseRecordResponse
+	0,  // 40: aiperf.plugin.v1.Plugin.InitRecordProcessor:output_type -> aiperf.plugin.v1.Empty
+	22, // 41: aiperf.plugin.v1.Plugin.ProcessRecord:output_type -> aiperf.plugin.v1.ProcessRecordResponse
+	26, // 42: aiperf.plugin.v1.Plugin.CanLoad:output_type -> aiperf.plugin.v1.CanLoadResponse
+	28, // 43: aiperf.plugin.v1.Plugin.LoadDataset:output_type -> aiperf.plugin.v1.LoadDatasetResponse
+	31, // 44: aiperf.plugin.v1.Plugin.Export:output_type -> aiperf.plugin.v1.ExportResponse
+	33, // 45: aiperf.plugin.v1.Plugin.TelemetrySource:output_type -> aiperf.plugin.v1.TelemetrySourceResponse
+	35, // 46: aiperf.plugin.v1.Plugin.SampleGPU:output_type -> aiperf.plugin.v1.SampleGPUResponse
+	36, // 47: aiperf.plugin.v1.Plugin.ScrapeServerMetrics:output_type -> aiperf.plugin.v1.ScrapeServerMetricsResponse
+	36, // [36:48] is the sub-list for method output_type
+	24, // [24:36] is the sub-list for method input_type
+	24, // [24:24] is the sub-list for extension type_name
+	24, // [24:24] is the sub-list for extension extendee
+	0,  // [0:24] is the sub-list for field type_name
 }
 
 func init() { file_aiperf_plugin_v1_plugin_proto_init() }
@@ -2804,7 +3073,7 @@ func file_aiperf_plugin_v1_plugin_proto_init() {
 			GoPackagePath: reflect.TypeOf(x{}).PkgPath(),
 			RawDescriptor: unsafe.Slice(unsafe.StringData(file_aiperf_plugin_v1_plugin_proto_rawDesc), len(file_aiperf_plugin_v1_plugin_proto_rawDesc)),
 			NumEnums:      0,
-			NumMessages:   36,
+			NumMessages:   41,
 			NumExtensions: 0,
 			NumServices:   1,
 		},

@@ -34,6 +34,9 @@ const (
 	Plugin_CanLoad_FullMethodName             = "/aiperf.plugin.v1.Plugin/CanLoad"
 	Plugin_LoadDataset_FullMethodName         = "/aiperf.plugin.v1.Plugin/LoadDataset"
 	Plugin_Export_FullMethodName              = "/aiperf.plugin.v1.Plugin/Export"
+	Plugin_TelemetrySource_FullMethodName     = "/aiperf.plugin.v1.Plugin/TelemetrySource"
+	Plugin_SampleGPU_FullMethodName           = "/aiperf.plugin.v1.Plugin/SampleGPU"
+	Plugin_ScrapeServerMetrics_FullMethodName = "/aiperf.plugin.v1.Plugin/ScrapeServerMetrics"
 )
 
 // PluginClient is the client API for Plugin service.
@@ -54,6 +57,10 @@ type PluginClient interface {
 	LoadDataset(ctx context.Context, in *LoadDatasetRequest, opts ...grpc.CallOption) (*LoadDatasetResponse, error)
 	// data_exporter
 	Export(ctx context.Context, in *ExportRequest, opts ...grpc.CallOption) (*ExportResponse, error)
+	// gpu_telemetry_collector and server_metrics_collector
+	TelemetrySource(ctx context.Context, in *Empty, opts ...grpc.CallOption) (*TelemetrySourceResponse, error)
+	SampleGPU(ctx context.Context, in *Empty, opts ...grpc.CallOption) (*SampleGPUResponse, error)
+	ScrapeServerMetrics(ctx context.Context, in *Empty, opts ...grpc.CallOption) (*ScrapeServerMetricsResponse, error)
 }
 
 type pluginClient struct {
@@ -154,6 +161,36 @@ func (c *pluginClient) Export(ctx context.Context, in *ExportRequest, opts ...gr
 	return out, nil
 }
 
+func (c *pluginClient) TelemetrySource(ctx context.Context, in *Empty, opts ...grpc.CallOption) (*TelemetrySourceResponse, error) {
+	cOpts := append([]grpc.CallOption{grpc.StaticMethod()}, opts...)
+	out := new(TelemetrySourceResponse)
+	err := c.cc.Invoke(ctx, Plugin_TelemetrySource_FullMethodName, in, out, cOpts...)
+	if err != nil {
+		return nil, err
+	}
+	return out, nil
+}
+
+func (c *pluginClient) SampleGPU(ctx context.Context, in *Empty, opts ...grpc.CallOption) (*SampleGPUResponse, error) {
+	cOpts := append([]grpc.CallOption{grpc.StaticMethod()}, opts...)
+	out := new(SampleGPUResponse)
+	err := c.cc.Invoke(ctx, Plugin_SampleGPU_FullMethodName, in, out, cOpts...)
+	if err != nil {
+		return nil, err
+	}
+	return out, nil
+}
+
+func (c *pluginClient) ScrapeServerMetrics(ctx context.Context, in *Empty, opts ...grpc.CallOption) (*ScrapeServerMetricsResponse, error) {
+	cOpts := append([]grpc.CallOption{grpc.StaticMethod()}, opts...)
+	out := new(ScrapeServerMetricsResponse)
+	err := c.cc.Invoke(ctx, Plugin_ScrapeServerMetrics_FullMethodName, in, out, cOpts...)
+	if err != nil {
+		return nil, err
+	}
+	return out, nil
+}
+
 // PluginServer is the server API for Plugin service.
 // All implementations must embed UnimplementedPluginServer
 // for forward compatibility.
@@ -172,6 +209,10 @@ type PluginServer interface {
 	LoadDataset(context.Context, *LoadDatasetRequest) (*LoadDatasetResponse, error)
 	// data_exporter
 	Export(context.Context, *ExportRequest) (*ExportResponse, error)
+	// gpu_telemetry_collector and server_metrics_collector
+	TelemetrySource(context.Context, *Empty) (*TelemetrySourceResponse, error)
+	SampleGPU(context.Context, *Empty) (*SampleGPUResponse, error)
+	ScrapeServerMetrics(context.Context, *Empty) (*ScrapeServerMetricsResponse, error)
 	mustEmbedUnimplementedPluginServer()
 }
 
@@ -208,6 +249,15 @@ func (UnimplementedPluginServer) LoadDataset(context.Context, *LoadDatasetReques
 }
 func (UnimplementedPluginServer) Export(context.Context, *ExportRequest) (*ExportResponse, error) {
 	return nil, status.Error(codes.Unimplemented, "method Export not implemented")
+}
+func (UnimplementedPluginServer) TelemetrySource(context.Context, *Empty) (*TelemetrySourceResponse, error) {
+	return nil, status.Error(codes.Unimplemented, "method TelemetrySource not implemented")
+}
+func (UnimplementedPluginServer) SampleGPU(context.Context, *Empty) (*SampleGPUResponse, error) {
+	return nil, status.Error(codes.Unimplemented, "method SampleGPU not implemented")
+}
+func (UnimplementedPluginServer) ScrapeServerMetrics(context.Context, *Empty) (*ScrapeServerMetricsResponse, error) {
+	return nil, status.Error(codes.Unimplemented, "method ScrapeServerMetrics not implemented")
 }
 func (UnimplementedPluginServer) mustEmbedUnimplementedPluginServer() {}
 func (UnimplementedPluginServer) testEmbeddedByValue()                {}
@@ -392,6 +442,60 @@ func _Plugin_Export_Handler(srv interface{}, ctx context.Context, dec func(inter
 	return interceptor(ctx, in, info, handler)
 }
 
+func _Plugin_TelemetrySource_Handler(srv interface{}, ctx context.Context, dec func(interface{}) error, interceptor grpc.UnaryServerInterceptor) (interface{}, error) {
+	in := new(Empty)
+	if err := dec(in); err != nil {
+		return nil, err
+	}
+	if interceptor == nil {
+		return srv.(PluginServer).TelemetrySource(ctx, in)
+	}
+	info := &grpc.UnaryServerInfo{
+		Server:     srv,
+		FullMethod: Plugin_TelemetrySource_FullMethodName,
+	}
+	handler := func(ctx context.Context, req interface{}) (interface{}, error) {
+		return srv.(PluginServer).TelemetrySource(ctx, req.(*Empty))
+	}
+	return interceptor(ctx, in, info, handler)
+}
+
+func _Plugin_SampleGPU_Handler(srv interface{}, ctx context.Context, dec func(interface{}) error, interceptor grpc.UnaryServerInterceptor) (interface{}, error) {
+	in := new(Empty)
+	if err := dec(in); err != nil {
+		return nil, err
+	}
+	if interceptor == nil {
+		return srv.(PluginServer).SampleGPU(ctx, in)
+	}
+	info := &grpc.UnaryServerInfo{
+		Server:     srv,
+		FullMethod: Plugin_SampleGPU_FullMethodName,
+	}
+	handler := func(ctx context.Context, req interface{}) (interface{}, error) {
+		return srv.(PluginServer).SampleGPU(ctx, req.(*Empty))
+	}
+	return interceptor(ctx, in, info, handler)
+}
+
+func _Plugin_ScrapeServerMetrics_Handler(srv interface{}, ctx context.Context, dec func(interface{}) error, interceptor grpc.UnaryServerInterceptor) (interface{}, error) {
+	in := new(Empty)
+	if err := dec(in); err != nil {
+		return nil, err
+	}
+	if interceptor == nil {
+		return srv.(PluginServer).ScrapeServerMetrics(ctx, in)
+	}
+	info := &grpc.UnaryServerInfo{
+		Server:     srv,
+		FullMethod: Plugin_ScrapeServerMetrics_FullMethodName,
+	}
+	handler := func(ctx context.Context, req interface{}) (interface{}, error) {
+		return srv.(PluginServer).ScrapeServerMetrics(ctx, req.(*Empty))
+	}
+	return interceptor(ctx, in, info, handler)
+}
+
 // Plugin_ServiceDesc is the grpc.ServiceDesc for Plugin service.
 // It's only intended for direct use with grpc.RegisterService,
 // and not to be introspected or modified (even as a copy)
@@ -434,6 +538,18 @@ var Plugin_ServiceDesc = grpc.ServiceDesc{
 		{
 			MethodName: "Export",
 			Handler:    _Plugin_Export_Handler,
+		},
+		{
+			MethodName: "TelemetrySource",
+			Handler:    _Plugin_TelemetrySource_Handler,
+		},
+		{
+			MethodName: "SampleGPU",
+			Handler:    _Plugin_SampleGPU_Handler,
+		},
+		{
+			MethodName: "ScrapeServerMetrics",
+			Handler:    _Plugin_ScrapeServerMetrics_Handler,
 		},
 	},
 	Streams:  []grpc.StreamDesc{},

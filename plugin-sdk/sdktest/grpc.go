@@ -96,6 +96,12 @@ func GRPCPlugin(t testing.TB, binaryPath string, opts ...GRPCOption) {
 	if slices.Contains(desc.GetCategories(), sdk.CategoryDataExporter) {
 		DataExporter(t, &grpcExporter{rpc: rpc})
 	}
+	if slices.Contains(desc.GetCategories(), sdk.CategoryGPUTelemetry) {
+		GPUCollector(t, &grpcTelemetry{rpc: rpc})
+	}
+	if slices.Contains(desc.GetCategories(), sdk.CategoryServerMetrics) {
+		ServerMetricsCollector(t, &grpcTelemetry{rpc: rpc})
+	}
 	// Malformed input and odd requests must not have taken the process down.
 	ctx, cancel := rpcContext()
 	defer cancel()

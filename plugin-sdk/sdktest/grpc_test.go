@@ -68,7 +68,8 @@ func TestGRPCPluginWithoutSettings(t *testing.T) {
 }
 
 func TestServedCategoriesFollowTheDescriptors(t *testing.T) {
-	want := []string{sdk.CategoryEndpoint, sdk.CategoryCustomDataset, sdk.CategoryRecordProcessor, sdk.CategoryDataExporter}
+	want := []string{sdk.CategoryEndpoint, sdk.CategoryCustomDataset, sdk.CategoryRecordProcessor, sdk.CategoryDataExporter,
+		sdk.CategoryGPUTelemetry, sdk.CategoryServerMetrics}
 	if strings.Join(servedCategories, ",") != strings.Join(want, ",") {
 		t.Errorf("servedCategories = %v, want %v", servedCategories, want)
 	}

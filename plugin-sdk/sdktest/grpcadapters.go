@@ -178,3 +178,37 @@ func (e *grpcExporter) Export(ctx context.Context, ec *sdk.ExportContext) ([]sdk
 	}
 	return files, nil
 }
+
+// grpcTelemetry serves both telemetry interfaces over the protocol.
+type grpcTelemetry struct{ rpc pluginpb.PluginClient }
+
+var (
+	_ sdk.GPUTelemetryCollector  = (*grpcTelemetry)(nil)
+	_ sdk.ServerMetricsCollector = (*grpcTelemetry)(nil)
+)
+
+func (g *grpcTelemetry) Source() string {
+	ctx, cancel := rpcContext()
+	defer cancel()
+	resp, err := g.rpc.TelemetrySource(ctx, &pluginpb.Empty{})
+	if err != nil {
+		return ""
+	}
+	return resp.GetSource()
+}
+
+func (g *grpcTelemetry) Sample(ctx context.Context) ([]sdk.GPUReading, error) {
+	resp, err := g.rpc.SampleGPU(ctx, &pluginpb.Empty{})
+	if err != nil {
+		return nil, fmt.Errorf("SampleGPU RPC: %w", err)
+	}
+	return pluginpb.ToGPUReadings(resp.GetGpus()), nil
+}
+
+func (g *grpcTelemetry) Scrape(ctx context.Context) (sdk.ServerMetricsScrape, error) {
+	resp, err := g.rpc.ScrapeServerMetrics(ctx, &pluginpb.Empty{})
+	if err != nil {
+		return sdk.ServerMetricsScrape{}, fmt.Errorf("ScrapeServerMetrics RPC: %w", err)
+	}
+	return sdk.ServerMetricsScrape{Body: resp.GetBody(), ContentType: resp.GetContentType()}, nil
+}

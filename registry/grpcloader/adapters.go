@@ -4,6 +4,7 @@ import (
 	"context"
 	"fmt"
 	"slices"
+	"sync"
 
 	sdk "github.com/aiperf-go/aiperf/plugin-sdk"
 	"github.com/aiperf-go/aiperf/plugin-sdk/grpcplugin"
@@ -21,6 +22,10 @@ func newAdapter(category string, c *conn) (any, error) {
 		return &DatasetLoader{conn: c}, nil
 	case sdk.CategoryDataExporter:
 		return &DataExporter{conn: c}, nil
+	case sdk.CategoryGPUTelemetry:
+		return &GPUCollector{&telemetrySource{conn: c}}, nil
+	case sdk.CategoryServerMetrics:
+		return &ServerMetricsCollector{&telemetrySource{conn: c}}, nil
 	}
 	return nil, fmt.Errorf("plugin %s: category %s is not available to grpc plugins (supported: %s)", c.label, category, supportedList())
 }
@@ -241,4 +246,131 @@ func (a *DataExporter) Export(ctx context.Context, ec *sdk.ExportContext) ([]sdk
 		files[i] = sdk.ExportedFile{Label: f.GetLabel(), Path: f.GetPath()}
 	}
 	return files, nil
+}
+
+// telemetrySource is what both telemetry adapters share. The core builds
+// one collector per source, each with its own settings ({"url": ...}), but
+// one process serves every entry and source of a binary: before each call
+// the adapter re-applies its own settings when another source's are in
+// place, under a per-process lock (calls come 3 times a second per
+// source, so serializing them costs nothing).
+type telemetrySource struct {
+	*conn
+	config []byte // this source's settings, as configured
+	once   sync.Once
+	source string
+}
+
+// Configure records this source's settings, then applies them.
+func (a *telemetrySource) Configure(ctx context.Context, configJSON []byte) error {
+	a.config = append([]byte(nil), configJSON...)
+	a.proc.telemetryMu.Lock()
+	defer a.proc.telemetryMu.Unlock()
+	if err := a.conn.Configure(ctx, configJSON); err != nil {
+		return err
+	}
+	a.proc.telemetryOwner = a
+	return nil
+}
+
+// withSettings runs call with this source's settings in place.
+func (a *telemetrySource) withSettings(ctx context.Context, call func() error) error {
+	a.proc.telemetryMu.Lock()
+	defer a.proc.telemetryMu.Unlock()
+	if a.config != nil && a.proc.telemetryOwner != a {
+		cctx, cancel := a.callCtx(ctx)
+		_, err := a.proc.rpc.Configure(cctx, &pluginpb.ConfigureRequest{Category: a.category, Name: a.name, ConfigJson: a.config})
+		cancel()
+		if err != nil {
+			return a.callError("Configure", err)
+		}
+		a.proc.telemetryOwner = a
+	}
+	return call()
+}
+
+// Source implements the collectors' Source. A failed call names the
+// plugin instead, so the sampler's warnings still say whose source failed.
+func (a *telemetrySource) Source() string {
+	a.once.Do(func() {
+		const method = "TelemetrySource"
+		err := a.deadError(method)
+		if err == nil {
+			err = a.withSettings(context.Background(), func() error {
+				ctx, cancel := a.callCtx(context.Background())
+				defer cancel()
+				resp, err := a.proc.rpc.TelemetrySource(ctx, &pluginpb.Empty{})
+				if err != nil {
+					return a.callError(method, err)
+				}
+				a.source = resp.GetSource()
+				return nil
+			})
+		}
+		if err != nil {
+			a.logger.Warn("telemetry source name unavailable", "plugin", a.label, "error", err)
+		}
+		if a.source == "" {
+			a.source = "plugin:" + a.label
+		}
+	})
+	return a.source
+}
+
+// GPUCollector is a gRPC GPU telemetry collector plugin.
+type GPUCollector struct{ *telemetrySource }
+
+var (
+	_ sdk.GPUTelemetryCollector = (*GPUCollector)(nil)
+	_ Described                 = (*GPUCollector)(nil)
+	_ ExternalConfigurer        = (*GPUCollector)(nil)
+)
+
+// Sample implements sdk.GPUTelemetryCollector.
+func (a *GPUCollector) Sample(ctx context.Context) ([]sdk.GPUReading, error) {
+	const method = "SampleGPU"
+	if err := a.deadError(method); err != nil {
+		return nil, err
+	}
+	var out []sdk.GPUReading
+	err := a.withSettings(ctx, func() error {
+		cctx, cancel := a.callCtx(ctx)
+		defer cancel()
+		resp, err := a.proc.rpc.SampleGPU(cctx, &pluginpb.Empty{})
+		if err != nil {
+			return a.callError(method, err)
+		}
+		out = pluginpb.ToGPUReadings(resp.GetGpus())
+		return nil
+	})
+	return out, err
+}
+
+// ServerMetricsCollector is a gRPC server metrics collector plugin.
+type ServerMetricsCollector struct{ *telemetrySource }
+
+var (
+	_ sdk.ServerMetricsCollector = (*ServerMetricsCollector)(nil)
+	_ Described                  = (*ServerMetricsCollector)(nil)
+	_ ExternalConfigurer         = (*ServerMetricsCollector)(nil)
+)
+
+// Scrape implements sdk.ServerMetricsCollector.
+func (a *ServerMetricsCollector) Scrape(ctx context.Context) (sdk.ServerMetricsScrape, error) {
+	const method = "ScrapeServerMetrics"
+	if err := a.deadError(method); err != nil {
+		return sdk.ServerMetricsScrape{}, err
+	}
+	var out sdk.ServerMetricsScrape
+	err := a.withSettings(ctx, func() error {
+		cctx, cancel := a.callCtx(ctx)
+		defer cancel()
+		resp, err := a.proc.rpc.ScrapeServerMetrics(cctx, &pluginpb.Empty{})
+		if err != nil {
+			return a.callError(method, err)
+		}
+		out = sdk.ServerMetricsScrape{Body: resp.GetBody(), ContentType: resp.GetContentType()}
+		return nil
+	})
+	return out, err
 }

@@ -117,3 +117,58 @@ func TestDataExporterAdapter(t *testing.T) {
 		t.Errorf("nil context: err = %v", err)
 	}
 }
+
+// The telemetry collectors cross the protocol: the source name (after
+// Configure), GPU readings with their metrics, a scrape's body and type.
+func TestTelemetryAdapters(t *testing.T) {
+	l, _ := newLoader(t, Options{})
+	gpu := mustLoad[*GPUCollector](t, l, entry(sdk.CategoryGPUTelemetry, "tp", testPluginBin))
+	if err := gpu.Configure(context.Background(), []byte(`{"path": "/rack1"}`)); err != nil {
+		t.Fatal(err)
+	}
+	if src := gpu.Source(); src != "test://gpus/rack1" {
+		t.Errorf("Source = %q", src)
+	}
+	got, err := gpu.Sample(context.Background())
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := []sdk.GPUReading{
+		{Index: 0, UUID: "GPU-0", Name: "Test GPU", Device: "nvidia0", Metrics: map[string]float64{"nvidia_power_usage": 250.5, "nvidia_gpu_utilization": 87}},
+		{Index: 1, UUID: "GPU-1", Name: "Test GPU", Device: "nvidia1", Metrics: map[string]float64{}},
+	}
+	if !reflect.DeepEqual(got, want) {
+		t.Errorf("Sample = %+v\nwant %+v", got, want)
+	}
+
+	sm := mustLoad[*ServerMetricsCollector](t, l, entry(sdk.CategoryServerMetrics, "tp", testPluginBin))
+	sc, err := sm.Scrape(context.Background())
+	if err != nil {
+		t.Fatal(err)
+	}
+	if string(sc.Body) != "# TYPE test_requests_total counter\ntest_requests_total 42\n" || sc.ContentType != "text/plain; version=0.0.4" {
+		t.Errorf("Scrape = %q %q", sc.Body, sc.ContentType)
+	}
+}
+
+// One process serves every source of a binary: each collector's calls run
+// with its own settings, even when another source configured the process
+// after it.
+func TestTelemetrySourcesShareAProcess(t *testing.T) {
+	l, _ := newLoader(t, Options{})
+	a := mustLoad[*GPUCollector](t, l, entry(sdk.CategoryGPUTelemetry, "tp", testPluginBin))
+	b := mustLoad[*GPUCollector](t, l, entry(sdk.CategoryGPUTelemetry, "tp", testPluginBin))
+	ctx := context.Background()
+	if err := a.Configure(ctx, []byte(`{"path": "/x", "url": "http://node-a:9400/metrics"}`)); err != nil {
+		t.Fatal(err)
+	}
+	if err := b.Configure(ctx, []byte(`{"path": "/x", "url": "http://node-b:9400/metrics"}`)); err != nil {
+		t.Fatal(err)
+	}
+	if a.PluginInfo().PID != b.PluginInfo().PID {
+		t.Fatal("the two sources run in separate processes; the test needs one")
+	}
+	if sa, sb := a.Source(), b.Source(); sa != "http://node-a:9400/metrics" || sb != "http://node-b:9400/metrics" {
+		t.Errorf("sources %q, %q", sa, sb)
+	}
+}

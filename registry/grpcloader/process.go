@@ -12,6 +12,7 @@ import (
 	"slices"
 	"strconv"
 	"strings"
+	"sync"
 	"sync/atomic"
 
 	sdk "github.com/aiperf-go/aiperf/plugin-sdk"
@@ -34,6 +35,12 @@ type process struct {
 	// after every Configure and Init of any entry it serves, since its
 	// endpoint metadata and declared metrics may follow its settings.
 	current atomic.Pointer[description]
+
+	// telemetryMu serializes the telemetry adapters' calls into this
+	// process; telemetryOwner is the adapter whose settings it holds now
+	// (one process serves every source of a binary, each its own "url").
+	telemetryMu    sync.Mutex
+	telemetryOwner *telemetrySource
 }
 
 // description is one Describe answer, converted once.

@@ -43,12 +43,22 @@ func Build(stores []*Store, configured []string, profiling Window, warmup *Windo
 		w := profiling
 		w.EndNs = max(w.EndNs, s.LastUpdateNs())
 		ep := sdk.ServerMetricsEndpoint{URL: s.URL, Info: s.Info(), Metrics: s.Metrics(w), Scrapes: s.Records()}
+		// The profiling phase's own file counts the final scrape too.
+		ep.ProfilingInfo = s.InfoIn(Window{w.StartNs, max(w.EndNs, s.lastFetchNs())})
 		if warmup != nil && warmup.StartNs < warmEnd {
 			ep.WarmupMetrics = s.Metrics(Window{warmup.StartNs, warmEnd})
+			ep.WarmupInfo = s.InfoIn(Window{warmup.StartNs, warmEnd})
 		}
 		res.Endpoints = append(res.Endpoints, ep)
 	}
 	return res
+}
+
+func (s *Store) lastFetchNs() int64 {
+	if len(s.fetchTs) == 0 {
+		return 0
+	}
+	return s.fetchTs[len(s.fetchTs)-1]
 }
 
 func (s *Store) firstFetchAfter(ns int64) (int64, bool) {

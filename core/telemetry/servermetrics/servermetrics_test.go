@@ -176,3 +176,33 @@ func TestParseRejectsGarbage(t *testing.T) {
 		t.Fatal("garbage parsed without error")
 	}
 }
+
+// Per-phase info counts only the fetches in each window: warmup 1.5–2.2 s
+// holds the 2.2 s scrape, profiling 2.5 s to the final 5 s scrape holds two.
+func TestBuildPhaseInfo(t *testing.T) {
+	s := NewStore("http://h:1/metrics")
+	add(t, s, 1, page(0, 0, [4]float64{}, 0))
+	add(t, s, 2.2, page(4, 0, [4]float64{}, 0))
+	add(t, s, 3, page(10, 0, [4]float64{}, 0))
+	add(t, s, 5, page(30, 0, [4]float64{}, 0))
+	ep := Build([]*Store{s}, []string{s.URL}, Window{StartNs: 2.5e9, EndNs: 4.9e9}, &Window{StartNs: 1.5e9, EndNs: 2e9}, nil).Endpoints[0]
+	tests := []struct {
+		name          string
+		info          sdk.ServerMetricsEndpointInfo
+		fetches       int
+		first, last   int64
+		durationSecs  float64
+		avgIntervalMs float64
+	}{
+		{"warmup", ep.WarmupInfo, 1, 2.2e9, 2.2e9, 0, 0},
+		{"profiling", ep.ProfilingInfo, 2, 3e9, 5e9, 2, 2000},
+		{"whole run", ep.Info, 4, 1e9, 5e9, 4, 1333.3333333333333},
+	}
+	for _, tt := range tests {
+		i := tt.info
+		if i.TotalFetches != tt.fetches || i.FirstFetchNs != tt.first || i.LastFetchNs != tt.last ||
+			!near(i.DurationSeconds, tt.durationSecs) || !near(i.AvgUpdateIntervalMs, tt.avgIntervalMs) || !near(i.AvgFetchLatencyMs, 1) {
+			t.Errorf("%s info = %+v, want %d fetches %d..%d, %v s, %v ms apart", tt.name, i, tt.fetches, tt.first, tt.last, tt.durationSecs, tt.avgIntervalMs)
+		}
+	}
+}

@@ -209,18 +209,39 @@ func (s *Store) LastUpdateNs() int64 {
 
 // Info summarises the fetches (AIPerf's _compute_endpoint_info, unfiltered).
 func (s *Store) Info() sdk.ServerMetricsEndpointInfo {
+	return endpointInfo(s.fetchTs, s.fetchLat, s.updates)
+}
+
+// InfoIn is Info over the fetches and updates inside w (inclusive), as
+// AIPerf's per-phase summaries count them.
+func (s *Store) InfoIn(w Window) sdk.ServerMetricsEndpointInfo {
+	var ts, lat, upd []int64
+	for i, t := range s.fetchTs {
+		if t >= w.StartNs && t <= w.EndNs {
+			ts, lat = append(ts, t), append(lat, s.fetchLat[i])
+		}
+	}
+	for _, t := range s.updates {
+		if t >= w.StartNs && t <= w.EndNs {
+			upd = append(upd, t)
+		}
+	}
+	return endpointInfo(ts, lat, upd)
+}
+
+func endpointInfo(fetchTs, fetchLat, updates []int64) sdk.ServerMetricsEndpointInfo {
 	var info sdk.ServerMetricsEndpointInfo
-	info.TotalFetches = len(s.fetchTs)
+	info.TotalFetches = len(fetchTs)
 	if info.TotalFetches == 0 {
 		return info
 	}
-	info.FirstFetchNs, info.LastFetchNs = s.fetchTs[0], s.fetchTs[len(s.fetchTs)-1]
+	info.FirstFetchNs, info.LastFetchNs = fetchTs[0], fetchTs[len(fetchTs)-1]
 	var lat float64
-	for _, l := range s.fetchLat {
+	for _, l := range fetchLat {
 		lat += float64(l)
 	}
-	info.AvgFetchLatencyMs = lat / float64(len(s.fetchLat)) / 1e6
-	u := append([]int64(nil), s.updates...)
+	info.AvgFetchLatencyMs = lat / float64(len(fetchLat)) / 1e6
+	u := append([]int64(nil), updates...)
 	sort.Slice(u, func(i, j int) bool { return u[i] < u[j] })
 	info.UniqueUpdates = len(u)
 	if len(u) > 0 {

@@ -9,6 +9,7 @@ import (
 	"fmt"
 	"io"
 	"path/filepath"
+	"slices"
 
 	sdk "github.com/aiperf-go/aiperf/plugin-sdk"
 	"github.com/aiperf-go/aiperf/plugins/builtin/dataexporter/gputelemetry"
@@ -50,6 +51,12 @@ func (e *Exporter) Export(ctx context.Context, ec *sdk.ExportContext) ([]sdk.Exp
 	var metrics []sdk.MetricResult
 	if ec.Results != nil {
 		metrics = ec.Results.Metrics
+	}
+	if ec.Phase == nil {
+		// AIPerf's GPU energy-efficiency results join the scalar metrics.
+		if em := gputelemetry.EnergyMetrics(ec); len(em) > 0 {
+			metrics = append(slices.Clone(metrics), em...)
+		}
 	}
 	var buf bytes.Buffer
 	// A phase's own file has no GPU telemetry section (AIPerf exports

@@ -144,6 +144,15 @@ func Render(ec *sdk.ExportContext) ([]byte, error) {
 		w.key(m.Tag)
 		w.metric(m)
 	}
+	if ec.Phase == nil {
+		// AIPerf appends its GPU energy-efficiency results last.
+		for _, m := range telemetryEnergy(ec) {
+			if metrics[m.Tag] == nil {
+				w.key(m.Tag)
+				w.metric(&m)
+			}
+		}
+	}
 
 	w.buf.WriteString("\n}\n")
 	return w.buf.Bytes(), nil

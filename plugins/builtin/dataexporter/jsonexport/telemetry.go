@@ -115,3 +115,9 @@ func appendGPU(b []byte, g *gputelemetry.GPU, d int) []byte {
 func telemetrySummary(ec *sdk.ExportContext) *gputelemetry.Summary {
 	return gputelemetry.Summarize(ec)
 }
+
+// telemetryEnergy is AIPerf's GPU energy-efficiency results of the run,
+// nil without GPU telemetry.
+func telemetryEnergy(ec *sdk.ExportContext) []sdk.MetricResult {
+	return gputelemetry.EnergyMetrics(ec)
+}

@@ -67,6 +67,7 @@ var keyOrder = map[string][]string{
 		"show_trace_timing", "user_files", "auto_plot", "plot_required", "export_outputs_json"},
 	"tokenizer":      {"name", "revision", "trust_remote_code", "apply_chat_template"},
 	"server_metrics": {"enabled", "urls", "formats"},
+	"gpu_telemetry":  {"enabled", "urls", "collector", "mode", "metrics_file"},
 	"runtime":        {"ui", "workers", "record_processors"},
 }
 

@@ -1,7 +1,9 @@
 package servermetricsexport
 
 import (
+	"bytes"
 	"context"
+	"encoding/json"
 	"os"
 	"path/filepath"
 	"strings"
@@ -83,5 +85,56 @@ func TestRenderCSV(t *testing.T) {
 		if !strings.Contains(out, want) {
 			t.Errorf("CSV lacks %q:\n%s", want, out)
 		}
+	}
+}
+
+// ExportPhase writes the phase's window in AIPerf's per-phase shape and
+// indexes it as server_metrics_json; a phase with no fetch gets no file.
+func TestExportPhase(t *testing.T) {
+	sm := results("json")
+	sm.Endpoints[0].ProfilingInfo = sdk.ServerMetricsEndpointInfo{TotalFetches: 3, FirstFetchNs: 1e18 + 1, LastFetchNs: 1e18 + 3e9}
+	prof := sdk.PhaseInfo{Name: sdk.PhaseProfiling, Kind: sdk.PhaseProfiling, Index: 1, ProfilingIndex: 0, StartNs: 1e18, EndNs: 1e18 + 2e9}
+	warm := sdk.PhaseInfo{Name: sdk.PhaseWarmup, Kind: sdk.PhaseWarmup, Index: 0, ProfilingIndex: -1, StartNs: 1, EndNs: 2}
+
+	dir := t.TempDir()
+	files, err := New().ExportPhase(context.Background(), &sdk.ExportContext{ArtifactDir: dir, ServerMetrics: sm, BenchmarkID: "abc", Phase: &prof})
+	if err != nil || len(files) != 1 || files[0].Key != "server_metrics_json" {
+		t.Fatalf("files %v, err %v", files, err)
+	}
+	b, err := os.ReadFile(filepath.Join(dir, "server_metrics.json"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, want := range []string{
+		"{\n  \"data\": {\n    \"benchmark_id\": \"abc\",\n    \"end_ns\": 1000000003000000000,\n    \"endpoint_summaries\": {\n      \"h:8000\": {",
+		`"phase_index": 1,`, `"profiling_index": 0,`, `"start_ns": 1000000000000000001`,
+		`"phase": {
+    "end_ns": 1000000002000000000,`, `"schema_version": 1,`, `"warnings": []`,
+	} {
+		if !strings.Contains(string(b), want) {
+			t.Errorf("server_metrics.json lacks %q:\n%s", want, b)
+		}
+	}
+	var compact bytes.Buffer
+	if err := json.Compact(&compact, b); err != nil {
+		t.Fatal(err)
+	}
+	for _, want := range []string{`"buckets":{"+Inf":8,"0.1":1}`, `"stats":{"rate":6.0,"total":12.0}`,
+		`"vllm:request_success":{"description":"Done.","series":[{"labels":{"model_name":"m"},"stats"`} {
+		if !strings.Contains(compact.String(), want) {
+			t.Errorf("server_metrics.json lacks %s:\n%s", want, compact.String())
+		}
+	}
+	if strings.Contains(string(b), `"unit"`) || strings.Count(string(b), `"endpoint_url"`) != 1 {
+		t.Errorf("per-phase series carry unit or endpoint_url:\n%s", b)
+	}
+
+	wdir := t.TempDir()
+	files, err = New().ExportPhase(context.Background(), &sdk.ExportContext{ArtifactDir: wdir, ServerMetrics: sm, Phase: &warm})
+	if err != nil || len(files) != 0 {
+		t.Errorf("warmup without fetches: files %v, err %v", files, err)
+	}
+	if _, err := os.Stat(filepath.Join(wdir, "server_metrics.json")); !os.IsNotExist(err) {
+		t.Errorf("warmup file written: %v", err)
 	}
 }

@@ -1,5 +1,5 @@
 // Command testplugin is a gRPC plugin for grpcloader's tests: it implements
-// all four external categories and misbehaves on request (FormatPayload's
+// every external category and misbehaves on request (FormatPayload's
 // model selects panic, exit, sleep, log or fail). It has settings (path,
 // metric_prefix) that change what Describe reports. AIPERF_TESTPLUGIN_API_VERSION
 // overrides the plugin API version it speaks; AIPERF_TESTPLUGIN_NO_SETTINGS
@@ -18,6 +18,7 @@ import (
 	"path/filepath"
 	"strconv"
 	"strings"
+	"sync/atomic"
 	"time"
 
 	sdk "github.com/aiperf-go/aiperf/plugin-sdk"
@@ -33,11 +34,14 @@ import (
 type settings struct {
 	Path         string `json:"path"`
 	MetricPrefix string `json:"metric_prefix"`
+	// URL is the telemetry source aiperf hands each collector.
+	URL string `json:"url"`
 }
 
 type plugin struct {
 	streaming bool
 	settings  settings
+	scrapes   atomic.Int64
 }
 
 func (p *plugin) PluginConfig() any { return &p.settings }
@@ -178,6 +182,33 @@ func (*plugin) Export(_ context.Context, ec *sdk.ExportContext) ([]sdk.ExportedF
 	return []sdk.ExportedFile{{Label: "Testplugin Export", Path: path}}, nil
 }
 
+// Source names the telemetry source after the settings' path, so tests
+// see Configure reach it.
+func (p *plugin) Source() string {
+	if p.settings.URL != "" {
+		return p.settings.URL
+	}
+	return "test://gpus" + p.settings.Path
+}
+
+// Sample reports two GPUs; a context that is already done is an error.
+func (p *plugin) Sample(ctx context.Context) ([]sdk.GPUReading, error) {
+	if err := ctx.Err(); err != nil {
+		return nil, err
+	}
+	return []sdk.GPUReading{
+		{Index: 0, UUID: "GPU-0", Name: "Test GPU", Device: "nvidia0", Metrics: map[string]float64{"nvidia_power_usage": 250.5, "nvidia_gpu_utilization": 87}},
+		{Index: 1, UUID: "GPU-1", Name: "Test GPU", Device: "nvidia1", Metrics: map[string]float64{}},
+	}, nil
+}
+
+// Scrape returns a small Prometheus page whose counter grows by 42 a scrape.
+func (p *plugin) Scrape(context.Context) (sdk.ServerMetricsScrape, error) {
+	n := 42 * p.scrapes.Add(1)
+	return sdk.ServerMetricsScrape{Body: fmt.Appendf(nil, "# TYPE test_requests_total counter\ntest_requests_total %d\n", n),
+		ContentType: "text/plain; version=0.0.4"}, nil
+}
+
 func main() {
 	opts := []grpcplugin.ServeOption{grpcplugin.WithName("testplugin"), grpcplugin.WithVersion("9.9.9"),
 		grpcplugin.WithDescription("misbehaves on request")}
@@ -192,7 +223,7 @@ func main() {
 	switch {
 	case os.Getenv("AIPERF_TESTPLUGIN_NO_SETTINGS") != "":
 		// The same categories without settings, Init or Validate.
-		grpcplugin.Serve(bare{impl, impl, impl, impl, impl}, opts...)
+		grpcplugin.Serve(bare{impl, impl, impl, impl, impl, impl, impl}, opts...)
 	case os.Getenv("AIPERF_TESTPLUGIN_LEGACY") != "":
 		// A plugin built before Configure existed: the generated base
 		// answers Unimplemented.
@@ -215,6 +246,14 @@ type bare struct {
 	sdk.RecordProcessor
 	sdk.CustomDatasetLoader
 	sdk.DataExporter
+	gpuCollector
+	sdk.ServerMetricsCollector
+}
+
+// gpuCollector is sdk.GPUTelemetryCollector without Source, which
+// sdk.ServerMetricsCollector already brings (the same method).
+type gpuCollector interface {
+	Sample(ctx context.Context) ([]sdk.GPUReading, error)
 }
 
 // legacy lacks Configure, as a plugin built against an older SDK does.
