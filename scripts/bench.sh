@@ -38,6 +38,27 @@ for s in "${scenarios[@]}"; do
   printf '%-22s %12s %14s %14s %10s %10s\n' "$name" "$rps" "$events" "$tps" "$cpu" "$rss"
 done
 
+# Telemetry overhead (issue 12): the streaming scenario with every collector off, and
+# with server metrics (the mock's /metrics) plus GPU telemetry (the mock's fake DCGM
+# exporter) sampled every 333 ms; three alternating pairs, then the median change.
+printf '\n%-22s %12s %12s %10s\n' telemetry "off req/s" "on req/s" change
+changes=()
+for i in 1 2 3; do
+  for mode in off on; do
+    flags=(--no-server-metrics --no-gpu-telemetry)
+    [ "$mode" = on ] && flags=(--gpu-telemetry "http://127.0.0.1:$port/dcgm/metrics")
+    "$bin" profile -m bench-model -u "http://127.0.0.1:$port" --concurrency 64 --request-count 20000 --isl 32 --osl 20 \
+      --extra-inputs ignore_eos:true --streaming --random-seed 1 --tokenizer builtin --ui none --log-level WARNING \
+      --artifact-dir "$out/telemetry-$mode-$i" "${flags[@]}" >"$out/telemetry-$mode-$i.out" 2>&1 \
+      || { cat "$out/telemetry-$mode-$i.out"; exit 1; }
+    declare "rps_$mode=$(grep -E 'Request Throughput' "$out/telemetry-$mode-$i.out" | awk -F'│' '{gsub(/[ ,]/,"",$3); print $3}')"
+  done
+  change=$(awk -v a="$rps_off" -v b="$rps_on" 'BEGIN{printf "%+.1f%%", (b-a)/a*100}')
+  changes+=("${change%\%}")
+  printf '%-22s %12s %12s %10s\n' "pair $i" "$rps_off" "$rps_on" "$change"
+done
+printf '%-22s %36s\n' "median change" "$(printf '%s\n' "${changes[@]}" | sort -g | sed -n 2p)%"
+
 # Non-LLM endpoint types (issue 10): closed loop at concurrency 64 against the mock's own routes.
 # name endpoint-type requests extra-flags
 endpoint_scenarios=(
