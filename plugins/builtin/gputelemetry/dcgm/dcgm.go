@@ -7,13 +7,11 @@ package dcgm
 import (
 	"bytes"
 	"context"
-	"errors"
 	"fmt"
 	"hash/fnv"
 	"io"
 	"math"
 	"net/http"
-	"net/url"
 	"sort"
 	"strconv"
 	"strings"
@@ -26,6 +24,7 @@ import (
 
 	sdk "github.com/aiperf-go/aiperf/plugin-sdk"
 	"github.com/aiperf-go/aiperf/plugins/builtin/gputelemetry/gpufields"
+	"github.com/aiperf-go/aiperf/plugins/builtin/internal/scrapeurl"
 )
 
 // Name is the plugin name (AIPerf's GPUTelemetryCollectorType.DCGM).
@@ -37,12 +36,9 @@ const DefaultTimeout = 5 * time.Second
 // maxBody bounds what one scrape reads: a DCGM page is tens of KiB per GPU.
 const maxBody = 32 << 20
 
-// Config is the collector's settings: the core passes the source's URL.
-type Config struct {
-	URL string `json:"url"`
-	// TimeoutMs bounds one scrape (0: DefaultTimeout).
-	TimeoutMs int `json:"timeout_ms"`
-}
+// Config is the collector's settings: the source URL the core passes and a
+// timeout per scrape (0: DefaultTimeout).
+type Config = scrapeurl.Config
 
 // Collector scrapes one DCGM exporter URL.
 type Collector struct {
@@ -74,44 +70,22 @@ func (c *Collector) PluginConfig() any { return &c.cfg }
 // Validate checks the URL and normalizes it as AIPerf does (a scheme and a
 // /metrics path are added when missing).
 func (c *Collector) Validate() error {
-	if strings.TrimSpace(c.cfg.URL) == "" {
-		return errors.New("gpu_telemetry_collector.dcgm: setting \"url\" is empty (want a DCGM exporter URL such as http://localhost:9400/metrics)")
-	}
-	c.cfg.URL = NormalizeURL(c.cfg.URL)
-	u, err := url.Parse(c.cfg.URL)
-	if err != nil || u.Host == "" || (u.Scheme != "http" && u.Scheme != "https") {
-		return fmt.Errorf("gpu_telemetry_collector.dcgm: setting \"url\" %q is not an http(s) URL", c.cfg.URL)
-	}
-	if c.cfg.TimeoutMs < 0 {
-		return fmt.Errorf("gpu_telemetry_collector.dcgm: setting \"timeout_ms\" must be >= 0, got %d", c.cfg.TimeoutMs)
-	}
-	return nil
+	return c.cfg.Check("gpu_telemetry_collector.dcgm", "a DCGM exporter URL such as http://localhost:9400/metrics")
 }
 
 // NormalizeURL adds http:// when no scheme is given and /metrics when the
 // path does not end in it (AIPerf's _url and _normalize_dcgm_url).
 func NormalizeURL(raw string) string {
-	u := strings.TrimSpace(raw)
-	if !strings.Contains(u, "://") {
-		u = "http://" + u
-	}
-	u = strings.TrimRight(u, "/")
-	if !strings.HasSuffix(u, "/metrics") {
-		u += "/metrics"
-	}
-	return u
+	return scrapeurl.Normalize(raw)
 }
 
-// Source implements sdk.GPUTelemetryCollector: the exporter's URL.
-func (c *Collector) Source() string { return c.cfg.URL }
+// Source implements sdk.GPUTelemetryCollector: the exporter's URL,
+// without credentials.
+func (c *Collector) Source() string { return scrapeurl.Display(c.cfg.URL) }
 
 func (c *Collector) httpClient() *http.Client {
 	if c.client == nil {
-		timeout := DefaultTimeout
-		if c.cfg.TimeoutMs > 0 {
-			timeout = time.Duration(c.cfg.TimeoutMs) * time.Millisecond
-		}
-		c.client = &http.Client{Timeout: timeout}
+		c.client = c.cfg.Client(DefaultTimeout)
 	}
 	return c.client
 }
@@ -125,23 +99,23 @@ func (c *Collector) Sample(ctx context.Context) ([]sdk.GPUReading, error) {
 	defer c.mu.Unlock()
 	req, err := http.NewRequestWithContext(ctx, http.MethodGet, c.cfg.URL, nil)
 	if err != nil {
-		return nil, fmt.Errorf("dcgm %s: %w", c.cfg.URL, err)
+		return nil, fmt.Errorf("dcgm %s: %w", c.Source(), err)
 	}
 	resp, err := c.httpClient().Do(req)
 	if err != nil {
-		return nil, fmt.Errorf("dcgm %s: %w", c.cfg.URL, err)
+		return nil, fmt.Errorf("dcgm %s: %w", c.Source(), err)
 	}
 	defer resp.Body.Close()
 	body, err := io.ReadAll(io.LimitReader(resp.Body, maxBody))
 	if err != nil {
-		return nil, fmt.Errorf("dcgm %s: read body: %w", c.cfg.URL, err)
+		return nil, fmt.Errorf("dcgm %s: read body: %w", c.Source(), err)
 	}
 	if resp.StatusCode != http.StatusOK {
-		return nil, fmt.Errorf("dcgm %s: HTTP %d", c.cfg.URL, resp.StatusCode)
+		return nil, fmt.Errorf("dcgm %s: HTTP %d", c.Source(), resp.StatusCode)
 	}
 	ct := strings.ToLower(resp.Header.Get("Content-Type"))
 	if strings.HasPrefix(ct, "application/json") {
-		return nil, fmt.Errorf("dcgm %s: content-type %q is not Prometheus text", c.cfg.URL, ct)
+		return nil, fmt.Errorf("dcgm %s: content-type %q is not Prometheus text", c.Source(), ct)
 	}
 	h := fnv.New64a()
 	_, _ = h.Write(body)
@@ -152,7 +126,7 @@ func (c *Collector) Sample(ctx context.Context) ([]sdk.GPUReading, error) {
 	c.seen, c.lastHash = true, sum
 	readings, err := Parse(body)
 	if err != nil {
-		return nil, fmt.Errorf("dcgm %s: %w", c.cfg.URL, err)
+		return nil, fmt.Errorf("dcgm %s: %w", c.Source(), err)
 	}
 	return readings, nil
 }

@@ -11,10 +11,10 @@ import (
 	"io"
 	"net/http"
 	"net/url"
-	"strings"
 	"time"
 
 	sdk "github.com/aiperf-go/aiperf/plugin-sdk"
+	"github.com/aiperf-go/aiperf/plugins/builtin/internal/scrapeurl"
 )
 
 // Name is the plugin name.
@@ -31,12 +31,9 @@ const maxBody = 32 << 20
 // accepted too: the core drops its "# EOF").
 const accept = "text/plain;version=0.0.4;q=1,application/openmetrics-text;version=1.0.0;q=0.5,*/*;q=0.1"
 
-// Config is the collector's settings: the core passes the source's URL.
-type Config struct {
-	URL string `json:"url"`
-	// TimeoutMs bounds one scrape (0: DefaultTimeout).
-	TimeoutMs int `json:"timeout_ms"`
-}
+// Config is the collector's settings: the source URL the core passes and a
+// timeout per scrape (0: DefaultTimeout).
+type Config = scrapeurl.Config
 
 // Collector scrapes one URL.
 type Collector struct {
@@ -62,52 +59,24 @@ func (c *Collector) PluginConfig() any { return &c.cfg }
 
 // Validate checks and normalizes the URL.
 func (c *Collector) Validate() error {
-	if strings.TrimSpace(c.cfg.URL) == "" {
-		return errors.New("server_metrics_collector.prometheus: setting \"url\" is empty (want a URL such as http://localhost:8000/metrics)")
-	}
-	c.cfg.URL = NormalizeURL(c.cfg.URL)
-	u, err := url.Parse(c.cfg.URL)
-	if err != nil || u.Host == "" || (u.Scheme != "http" && u.Scheme != "https") {
-		return fmt.Errorf("server_metrics_collector.prometheus: setting \"url\" %q is not an http(s) URL", c.cfg.URL)
-	}
-	if c.cfg.TimeoutMs < 0 {
-		return fmt.Errorf("server_metrics_collector.prometheus: setting \"timeout_ms\" must be >= 0, got %d", c.cfg.TimeoutMs)
-	}
-	return nil
+	return c.cfg.Check("server_metrics_collector.prometheus", "http://localhost:8000/metrics")
 }
 
 // NormalizeURL is AIPerf's normalize_metrics_endpoint_url: http:// when no
 // scheme is given, /metrics appended unless the URL already ends in it.
 func NormalizeURL(raw string) string {
-	u := strings.TrimSpace(raw)
-	if !strings.Contains(u, "://") {
-		u = "http://" + u
-	}
-	u = strings.TrimRight(u, "/")
-	if !strings.HasSuffix(u, "/metrics") {
-		u += "/metrics"
-	}
-	return u
+	return scrapeurl.Normalize(raw)
 }
 
 // Source implements sdk.ServerMetricsCollector: the URL without
 // credentials.
 func (c *Collector) Source() string {
-	u, err := url.Parse(c.cfg.URL)
-	if err != nil || u.User == nil {
-		return c.cfg.URL
-	}
-	u.User = nil
-	return u.String()
+	return scrapeurl.Display(c.cfg.URL)
 }
 
 func (c *Collector) httpClient() *http.Client {
 	if c.client == nil {
-		timeout := DefaultTimeout
-		if c.cfg.TimeoutMs > 0 {
-			timeout = time.Duration(c.cfg.TimeoutMs) * time.Millisecond
-		}
-		c.client = &http.Client{Timeout: timeout}
+		c.client = c.cfg.Client(DefaultTimeout)
 	}
 	return c.client
 }
