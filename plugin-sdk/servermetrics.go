@@ -95,6 +95,28 @@ type ServerMetricSeries struct {
 	// Buckets are a histogram's bucket deltas over the window (cumulative,
 	// "+Inf" last); nil when a bucket went backwards (a reset).
 	Buckets []HistogramBucket
+	// Timeslices are the series per --slice-duration window (AIPerf's
+	// timeslices); nil without a slice duration or without enough samples.
+	Timeslices []ServerMetricTimeslice
+}
+
+// ServerMetricTimeslice is one --slice-duration window of a series
+// (AIPerf's CounterTimeslice, GaugeTimeslice, HistogramTimeslice: the
+// series' type says which fields are meaningful). Partial marks the last,
+// shorter slice; partial slices are left out of the counter rate_* stats.
+type ServerMetricTimeslice struct {
+	StartNs, EndNs int64
+	Partial        bool
+	// Counter: the increase and its rate per second.
+	Total, Rate float64
+	// Gauge: Avg, Min, Max over the slice's samples; histogram: Avg is
+	// Sum/Count.
+	Avg, Min, Max float64
+	// Histogram: the count and sum deltas and the bucket deltas (nil on a
+	// bucket reset).
+	Count   int64
+	Sum     float64
+	Buckets []HistogramBucket
 }
 
 // GaugeStats are a gauge's statistics over the window's samples.
@@ -115,11 +137,15 @@ type GaugeStats struct {
 }
 
 // CounterStats are a counter's delta over the window and its rate per
-// second (rate_* timeslice stats are not computed: AIPerf leaves them out
-// without --slice-duration).
+// second; the Rate* stats are over the complete timeslices' rates (nil
+// without --slice-duration or without a complete slice, as in AIPerf).
 type CounterStats struct {
-	Total float64 `json:"total"`
-	Rate  float64 `json:"rate"`
+	Total   float64  `json:"total"`
+	Rate    float64  `json:"rate"`
+	RateAvg *float64 `json:"rate_avg,omitempty"`
+	RateMin *float64 `json:"rate_min,omitempty"`
+	RateMax *float64 `json:"rate_max,omitempty"`
+	RateStd *float64 `json:"rate_std,omitempty"`
 }
 
 // HistogramStats are a histogram's deltas over the window and percentiles

@@ -263,3 +263,62 @@ func TestServerMetricsDownTargetWarns(t *testing.T) {
 		t.Errorf("endpoints_successful = %v, want only the endpoint's own", ok)
 	}
 }
+
+// --slice-duration adds timeslices to every series and rate_* stats to the
+// counters, with AIPerf 0.13's keys (testdata/aiperf013/k_server_metrics_slices).
+func TestServerMetricsTimeslicesMatchAIPerfShape(t *testing.T) {
+	url := startMock(t, mockserver.Config{TTFT: 5 * time.Millisecond, ITL: time.Millisecond})
+	r := profile(t, "--no-gpu-telemetry", "--model", "mock-model", "--url", url, "--endpoint-type", "chat", "--streaming",
+		"--request-rate", "20", "--request-count", "16", "--isl", "32", "--osl", "8", "--slice-duration", "0.2",
+		"--extra-inputs", "ignore_eos:true", "--server-metrics-formats", "json", "csv")
+	if r.code != 0 {
+		t.Fatalf("exit %d\n%s", r.code, r.stderr)
+	}
+	ref := filepath.Join("..", "..", "testdata", "aiperf013", "k_server_metrics_slices")
+	want := readJSONMap(t, filepath.Join(ref, "server_metrics_export.trimmed.json"))
+	got := readJSONMap(t, filepath.Join(r.dir, "server_metrics_export.json"))
+	for _, name := range smKeys(want["metrics"]) {
+		wm, gm := dig(want, "metrics", name), dig(got, "metrics", name)
+		if gm == nil {
+			t.Errorf("metrics.%s missing", name)
+			continue
+		}
+		paths := [][]any{{"series", 0}, {"series", 0, "timeslices", 0}}
+		if dig(wm, "type") == "counter" {
+			paths = append(paths, []any{"series", 0, "stats"})
+		}
+		for _, p := range paths {
+			if w, g := smKeys(dig(wm, p...)), smKeys(dig(gm, p...)); !slices.Equal(w, g) {
+				t.Errorf("metrics.%s keys at %v: got %v, want %v", name, p, g, w)
+			}
+		}
+		// Slices tile the grid: each starts where the previous ended, only
+		// the last may be partial.
+		ts, _ := dig(gm, "series", 0, "timeslices").([]any)
+		for i := 1; i < len(ts); i++ {
+			if dig(ts[i], "start_ns") != dig(ts[i-1], "end_ns") || dig(ts[i-1], "is_complete") != nil {
+				t.Errorf("metrics.%s slices %d-%d: %v then %v", name, i-1, i, ts[i-1], ts[i])
+			}
+		}
+	}
+	if w, g := csvHeaders(t, filepath.Join(ref, "server_metrics_export.csv")), csvHeaders(t, filepath.Join(r.dir, "server_metrics_export.csv")); !slices.Equal(w, g) {
+		t.Errorf("CSV section headers:\n got %q\nwant %q", g, w)
+	}
+	b, err := os.ReadFile(filepath.Join(r.dir, "server_metrics_export.csv"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	// The counter rows fill rate_avg..rate_std (columns 7-10) once a slice is complete.
+	rows := 0
+	for _, line := range strings.Split(string(b), "\r\n") {
+		if cols := strings.Split(line, ","); len(cols) > 10 && cols[1] == "counter" {
+			rows++
+			if slices.Contains(cols[6:10], "") {
+				t.Errorf("counter row without rate_* stats: %s", line)
+			}
+		}
+	}
+	if rows == 0 {
+		t.Errorf("no counter rows in the CSV:\n%s", b)
+	}
+}

@@ -69,8 +69,10 @@ func (r *Runner) telemetryResults(sampler *telemetry.Sampler, ec *sdk.ExportCont
 	if w := r.phase(sdk.PhaseWarmup); w.StartNs != 0 {
 		warm = &servermetrics.Window{StartNs: w.StartNs, EndNs: w.EndNs}
 	}
+	slice, _ := r.Settings.Plugins.Settings[sdk.Accumulators.Name+".metric_results"]["slice_duration"].(float64) // --slice-duration
 	ec.ServerMetrics = servermetrics.Build(res.Server, res.ServerSources,
-		servermetrics.Window{StartNs: prof.StartNs, EndNs: prof.EndNs}, warm, r.Settings.ServerMetricsFormats)
+		servermetrics.Window{StartNs: prof.StartNs, EndNs: prof.EndNs}, warm, r.Settings.ServerMetricsFormats,
+		servermetrics.WithSliceDuration(slice))
 	for _, st := range res.Server {
 		if st.Info().TotalFetches == 0 {
 			r.Log.Warn("server metrics: no successful scrape during the run", "url", st.URL)

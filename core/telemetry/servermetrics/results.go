@@ -1,6 +1,7 @@
 package servermetrics
 
 import (
+	"math"
 	"sort"
 
 	sdk "github.com/aiperf-go/aiperf/plugin-sdk"
@@ -13,10 +14,14 @@ import (
 const BoundaryGraceNs = int64(1e9)
 
 // Build computes the results: profiling over [profiling.StartNs,
-// max(profiling.EndNs, last update)] (the final scrape counts, as in
-// AIPerf), warmup (nil for none) over its window extended to its boundary
+// max(profiling.EndNs, final scrape)] (the final scrape counts even when it
+// repeats the one before, as in AIPerf), warmup (nil for none) over its window extended to its boundary
 // scrape. configured lists every source, stores the ones that answered.
-func Build(stores []*Store, configured []string, profiling Window, warmup *Window, formats []string) *sdk.ServerMetricsResults {
+func Build(stores []*Store, configured []string, profiling Window, warmup *Window, formats []string, opts ...Option) *sdk.ServerMetricsResults {
+	var o options
+	for _, opt := range opts {
+		opt(&o)
+	}
 	res := &sdk.ServerMetricsResults{
 		EndpointsConfigured: append([]string{}, configured...),
 		StartNs:             profiling.StartNs, EndNs: profiling.EndNs,
@@ -41,17 +46,32 @@ func Build(stores []*Store, configured []string, profiling Window, warmup *Windo
 		}
 		res.EndpointsSuccessful = append(res.EndpointsSuccessful, s.URL)
 		w := profiling
-		w.EndNs = max(w.EndNs, s.LastUpdateNs())
-		ep := sdk.ServerMetricsEndpoint{URL: s.URL, Info: s.Info(), Metrics: s.Metrics(w), Scrapes: s.Records()}
+		w.EndNs = max(w.EndNs, s.lastFetchNs())
+		ep := sdk.ServerMetricsEndpoint{URL: s.URL, Info: s.Info(), Metrics: s.MetricsSliced(w, o.sliceSec), Scrapes: s.Records()}
 		// The profiling phase's own file counts the final scrape too.
 		ep.ProfilingInfo = s.InfoIn(Window{w.StartNs, max(w.EndNs, s.lastFetchNs())})
 		if warmup != nil && warmup.StartNs < warmEnd {
-			ep.WarmupMetrics = s.Metrics(Window{warmup.StartNs, warmEnd})
+			ep.WarmupMetrics = s.MetricsSliced(Window{warmup.StartNs, warmEnd}, o.sliceSec)
 			ep.WarmupInfo = s.InfoIn(Window{warmup.StartNs, warmEnd})
 		}
 		res.Endpoints = append(res.Endpoints, ep)
 	}
 	return res
+}
+
+// Option tunes Build.
+type Option func(*options)
+
+type options struct{ sliceSec float64 }
+
+// WithSliceDuration computes every series' timeslices of sec seconds
+// (--slice-duration), in both phases as AIPerf does; 0 computes none.
+func WithSliceDuration(sec float64) Option {
+	return func(o *options) {
+		if sec > 0 && !math.IsInf(sec, 0) {
+			o.sliceSec = sec
+		}
+	}
 }
 
 func (s *Store) lastFetchNs() int64 {

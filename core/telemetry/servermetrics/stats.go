@@ -22,20 +22,32 @@ func (sr *series) inWindow(w Window) (int, int) {
 	return sr.refIdx(w) + 1, sr.finalIdx(w) + 1
 }
 
-func (sr *series) stats(typ string, w Window) (sdk.ServerMetricSeries, bool) {
+// stats computes the series over w; sliceSec > 0 adds its timeslices.
+func (sr *series) stats(typ string, w Window, sliceSec float64) (sdk.ServerMetricSeries, bool) {
 	out := sdk.ServerMetricSeries{Labels: sr.labels}
 	switch typ {
 	case sdk.PromCounter:
 		c, ok := sr.counterStats(w)
 		out.Counter = c
+		if ok && sliceSec > 0 {
+			out.Timeslices = sr.counterTimeslices(w, sliceSec)
+			counterRateStats(c, out.Timeslices)
+		}
 		return out, ok
 	case sdk.PromHistogram:
 		h, b, ok := sr.histogramStats(w)
 		out.Histogram, out.Buckets = h, b
+		// AIPerf returns before slicing a histogram with no observations.
+		if ok && sliceSec > 0 && h.Count > 0 {
+			out.Timeslices = sr.histogramTimeslices(w, sliceSec)
+		}
 		return out, ok
 	default:
 		g, ok := sr.gaugeStats(w)
 		out.Gauge = g
+		if ok && sliceSec > 0 {
+			out.Timeslices = sr.gaugeTimeslices(w, sliceSec)
+		}
 		return out, ok
 	}
 }

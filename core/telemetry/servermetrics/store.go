@@ -264,7 +264,11 @@ func (s *Store) Records() []sdk.ServerMetricsScrapeRecord { return s.records }
 
 // Metrics computes every family's statistics over w, sorted by name; a
 // series with no sample in w is left out, as AIPerf does.
-func (s *Store) Metrics(w Window) []sdk.ServerMetric {
+func (s *Store) Metrics(w Window) []sdk.ServerMetric { return s.MetricsSliced(w, 0) }
+
+// MetricsSliced is Metrics with each series' timeslices of sliceSec
+// seconds (--slice-duration); 0 computes none.
+func (s *Store) MetricsSliced(w Window, sliceSec float64) []sdk.ServerMetric {
 	names := make([]string, 0, len(s.families))
 	for n := range s.families {
 		names = append(names, n)
@@ -280,7 +284,7 @@ func (s *Store) Metrics(w Window) []sdk.ServerMetric {
 		}
 		sort.Strings(keys)
 		for _, k := range keys {
-			if ss, ok := f.series[k].stats(f.typ, w); ok {
+			if ss, ok := f.series[k].stats(f.typ, w, sliceSec); ok {
 				m.Series = append(m.Series, ss)
 			}
 		}

@@ -226,6 +226,10 @@ func statValues(s sdk.ServerMetricSeries) map[string]string {
 		}
 	case s.Counter != nil:
 		out["total"], out["rate"] = f4(s.Counter.Total), f4(s.Counter.Rate)
+		opt("rate_avg", s.Counter.RateAvg)
+		opt("rate_min", s.Counter.RateMin)
+		opt("rate_max", s.Counter.RateMax)
+		opt("rate_std", s.Counter.RateStd)
 	case s.Histogram != nil:
 		h := s.Histogram
 		out["count"] = fmt.Sprintf("%d", h.Count)

@@ -96,7 +96,7 @@ func infoObj(i sdk.ServerMetricsEndpointInfo) obj {
 }
 
 // phaseMetricsObj is one endpoint's metrics as ServerMetricsEndpointSummary
-// dumps them: {type, description, series: [{labels?, stats, buckets?}]}
+// dumps them: {type, description, series: [{labels?, stats, buckets?, timeslices?}]}
 // (no unit, no endpoint_url).
 func phaseMetricsObj(ms []sdk.ServerMetric) obj {
 	out := make(obj, 0, len(ms))
@@ -114,6 +114,9 @@ func phaseMetricsObj(ms []sdk.ServerMetric) obj {
 					b = append(b, kv{bk.Le, int64(bk.Count)})
 				}
 				so = append(so, kv{"buckets", b})
+			}
+			if ts := timeslicesArr(s); ts != nil {
+				so = append(so, kv{"timeslices", ts})
 			}
 			series = append(series, so)
 		}

@@ -169,7 +169,12 @@ func statsObj(s sdk.ServerMetricSeries) obj {
 			{"p1", pyf(g.P1)}, {"p5", pyf(g.P5)}, {"p10", pyf(g.P10)}, {"p25", pyf(g.P25)}, {"p50", pyf(g.P50)},
 			{"p75", pyf(g.P75)}, {"p90", pyf(g.P90)}, {"p95", pyf(g.P95)}, {"p99", pyf(g.P99)}}
 	case s.Counter != nil:
-		return obj{{"total", pyf(s.Counter.Total)}, {"rate", pyf(s.Counter.Rate)}}
+		c := s.Counter
+		o := obj{{"total", pyf(c.Total)}, {"rate", pyf(c.Rate)}}
+		o = optF(o, "rate_avg", c.RateAvg)
+		o = optF(o, "rate_min", c.RateMin)
+		o = optF(o, "rate_max", c.RateMax)
+		return optF(o, "rate_std", c.RateStd)
 	case s.Histogram != nil:
 		h := s.Histogram
 		o := obj{{"count", h.Count}}
@@ -185,6 +190,38 @@ func statsObj(s sdk.ServerMetricSeries) obj {
 		return o
 	}
 	return obj{}
+}
+
+// timeslicesArr is a series' timeslices as AIPerf's *Timeslice models
+// dump them (is_complete only when false); nil when there are none.
+func timeslicesArr(s sdk.ServerMetricSeries) []obj {
+	if len(s.Timeslices) == 0 {
+		return nil
+	}
+	out := make([]obj, 0, len(s.Timeslices))
+	for _, t := range s.Timeslices {
+		o := obj{{"start_ns", t.StartNs}, {"end_ns", t.EndNs}}
+		if t.Partial {
+			o = append(o, kv{"is_complete", false})
+		}
+		switch {
+		case s.Counter != nil:
+			o = append(o, kv{"total", pyf(t.Total)}, kv{"rate", pyf(t.Rate)})
+		case s.Histogram != nil:
+			o = append(o, kv{"count", t.Count}, kv{"sum", pyf(t.Sum)}, kv{"avg", pyf(t.Avg)})
+			if t.Buckets != nil {
+				b := make(obj, 0, len(t.Buckets))
+				for _, bk := range t.Buckets {
+					b = append(b, kv{bk.Le, int64(bk.Count)})
+				}
+				o = append(o, kv{"buckets", b})
+			}
+		default:
+			o = append(o, kv{"avg", pyf(t.Avg)}, kv{"min", pyf(t.Min)}, kv{"max", pyf(t.Max)})
+		}
+		out = append(out, o)
+	}
+	return out
 }
 
 // metricsObj merges every endpoint's metrics keyed by name (sorted), each
@@ -218,6 +255,9 @@ func metricsObj(eps []sdk.ServerMetricsEndpoint, warmup bool) obj {
 						b = append(b, kv{bk.Le, int64(bk.Count)})
 					}
 					so = append(so, kv{"buckets", b})
+				}
+				if ts := timeslicesArr(s); ts != nil {
+					so = append(so, kv{"timeslices", ts})
 				}
 				e.series = append(e.series, so)
 			}
