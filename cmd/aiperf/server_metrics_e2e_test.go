@@ -7,10 +7,10 @@ package main
 
 import (
 	"encoding/json"
+	"maps"
 	"os"
 	"path/filepath"
 	"slices"
-	"sort"
 	"strings"
 	"testing"
 	"time"
@@ -20,12 +20,7 @@ import (
 
 func smKeys(m any) []string {
 	mm, _ := m.(map[string]any)
-	out := make([]string, 0, len(mm))
-	for k := range mm {
-		out = append(out, k)
-	}
-	sort.Strings(out)
-	return out
+	return slices.Sorted(maps.Keys(mm))
 }
 
 // dig walks nested objects and arrays ("series", 0 picks the first item).

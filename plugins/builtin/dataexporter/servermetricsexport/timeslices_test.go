@@ -3,10 +3,10 @@ package servermetricsexport
 import (
 	"bytes"
 	"encoding/json"
+	"maps"
 	"os"
 	"path/filepath"
 	"slices"
-	"sort"
 	"strings"
 	"testing"
 
@@ -78,13 +78,8 @@ func TestRenderTimeslices(t *testing.T) {
 }
 
 func keysOf(v any) []string {
-	m, _ := v.(map[string]any)
-	out := make([]string, 0, len(m))
-	for k := range m {
-		out = append(out, k)
-	}
-	sort.Strings(out)
-	return out
+	mm, _ := v.(map[string]any)
+	return slices.Sorted(maps.Keys(mm))
 }
 
 // The keys we write per type match AIPerf 0.13's --slice-duration output
