@@ -48,6 +48,8 @@ func fake(category string) any {
 		return fakeConsole{}
 	case sdk.CategoryUI:
 		return fakeUI{}
+	case sdk.CategoryPlot:
+		return fakePlot{}
 	}
 	panic("no fake for category " + category)
 }
@@ -151,3 +153,8 @@ type fakeUI struct{}
 
 func (fakeUI) Start(context.Context, sdk.ProgressSource) {}
 func (fakeUI) Stop()                                     {}
+
+type fakePlot struct{}
+
+func (fakePlot) Applies(*sdk.PlotRun) bool                             { return false }
+func (fakePlot) Render(*sdk.PlotRun, sdk.PlotOptions, io.Writer) error { return nil }

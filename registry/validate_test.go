@@ -97,8 +97,8 @@ func TestValidateAllFailures(t *testing.T) {
 			CheckFiles, "plugin file %DIR%/bin/noexec is not executable"},
 		{"wrong API version", entry("endpoint", "echo", "grpc", "./bin/echo", 2, ""),
 			CheckAPI, "vendor.yaml:3: endpoint.echo: built for plugin API v2; this aiperf speaks v1"},
-		{"unknown category", entry("plot", "pareto", "wasm", "./bin/echo", 1, ""),
-			CheckKinds, `vendor.yaml:3: plot.pareto: unknown plugin category "plot"; valid categories: endpoint, transport`},
+		{"unknown category", entry("chart", "pareto", "wasm", "./bin/echo", 1, ""),
+			CheckKinds, `vendor.yaml:3: chart.pareto: unknown plugin category "chart"; valid categories: endpoint, transport`},
 		{"kind not allowed in a timed-window category", entry("transport", "quic", "grpc", "./bin/echo", 1, ""),
 			CheckKinds, "transport.quic: kind grpc not allowed: category transport accepts only builtin plugins (it runs inside the timed window)"},
 		{"kind not allowed in a category without RPCs", entry("tokenizer", "sp", "wasm", "./bin/echo", 1, ""),
@@ -253,7 +253,7 @@ func TestInstantiateThroughLoader(t *testing.T) {
 
 func TestStrictNewStopsAtRefusedEntries(t *testing.T) {
 	cases := map[string]string{
-		entry("plot", "pareto", "wasm", "./p", 1, ""):      `unknown plugin category "plot"`,
+		entry("chart", "pareto", "wasm", "./p", 1, ""):     `unknown plugin category "chart"`,
 		entry("ramp", "sigmoid", "wasm", "./p", 1, ""):     "kind wasm not allowed: category ramp accepts only builtin plugins",
 		entry("accumulator", "hist", "grpc", "./p", 1, ""): "kind grpc not allowed: category accumulator accepts only builtin plugins",
 	}

@@ -54,6 +54,7 @@ import (
 	"github.com/aiperf-go/aiperf/plugins/builtin/endpoint/videogen"
 	"github.com/aiperf-go/aiperf/plugins/builtin/gputelemetry/dcgm"
 	"github.com/aiperf-go/aiperf/plugins/builtin/gputelemetry/nvml"
+	builtinplot "github.com/aiperf-go/aiperf/plugins/builtin/plot"
 	"github.com/aiperf-go/aiperf/plugins/builtin/ramp"
 	"github.com/aiperf-go/aiperf/plugins/builtin/recordprocessor/metricrecord"
 	"github.com/aiperf-go/aiperf/plugins/builtin/sampler"
@@ -179,6 +180,15 @@ func builtins() registry.Builtins {
 
 		registry.Provide(sdk.UIs, noneui.Name, func() sdk.UI { return noneui.New() }),
 		registry.Provide(sdk.UIs, simpleui.Name, func() sdk.UI { return simpleui.New() }),
+
+		registry.Provide(sdk.Plots, builtinplot.TTFTOverTime, func() sdk.Plot { return builtinplot.New(builtinplot.TTFTOverTime) }),
+		registry.Provide(sdk.Plots, builtinplot.ITLOverTime, func() sdk.Plot { return builtinplot.New(builtinplot.ITLOverTime) }),
+		registry.Provide(sdk.Plots, builtinplot.LatencyOverTime, func() sdk.Plot { return builtinplot.New(builtinplot.LatencyOverTime) }),
+		registry.Provide(sdk.Plots, builtinplot.ThroughputOverTime, func() sdk.Plot { return builtinplot.New(builtinplot.ThroughputOverTime) }),
+		registry.Provide(sdk.Plots, builtinplot.TTFTDistribution, func() sdk.Plot { return builtinplot.New(builtinplot.TTFTDistribution) }),
+		registry.Provide(sdk.Plots, builtinplot.ITLDistribution, func() sdk.Plot { return builtinplot.New(builtinplot.ITLDistribution) }),
+		registry.Provide(sdk.Plots, builtinplot.LatencyDistribution, func() sdk.Plot { return builtinplot.New(builtinplot.LatencyDistribution) }),
+		registry.Provide(sdk.Plots, builtinplot.ISLvsOSL, func() sdk.Plot { return builtinplot.New(builtinplot.ISLvsOSL) }),
 	}
 }
 

@@ -14,5 +14,6 @@ func newRootCmd(args []string) *cobra.Command {
 		SilenceErrors: true,
 	}
 	root.AddCommand(newProfileCmd(args), newMockServerCmd(), newPluginsCmd(), newAnalyzeTraceCmd(), newSynthesizeCmd())
+	root.AddCommand(newPlotCmd())
 	return root
 }

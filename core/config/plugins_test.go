@@ -58,7 +58,7 @@ func TestPluginConfigNamesARegisteredPlugin(t *testing.T) {
 	cfg, _ := load(t, nil, "-m", "m",
 		"--plugin-config", "record_processor.metric_record.x=1",
 		"--plugin-config", "record_processor.nope.x=1",
-		"--plugin-config", "plot.pareto.x=1",
+		"--plugin-config", "chart.pareto.x=1",
 		"--plugin-config", "bad")
 	err := cfg.Validate(testChoices)
 	if err == nil {
@@ -66,7 +66,7 @@ func TestPluginConfigNamesARegisteredPlugin(t *testing.T) {
 	}
 	for _, want := range []string{
 		`--plugin-config "record_processor.nope.x=1": no plugin record_processor.nope; record_processor plugins: metric_record`,
-		`--plugin-config "plot.pareto.x=1": unknown plugin category "plot"`,
+		`--plugin-config "chart.pareto.x=1": unknown plugin category "chart"`,
 		`--plugin-config "bad" is not valid: expected category.name.key=value`,
 	} {
 		if !strings.Contains(err.Error(), want) {

@@ -1,0 +1,187 @@
+package main
+
+import (
+	"bytes"
+	"context"
+	"encoding/xml"
+	"image/png"
+	"os"
+	"path/filepath"
+	"slices"
+	"strings"
+	"testing"
+
+	plotbuiltin "github.com/aiperf-go/aiperf/plugins/builtin/plot"
+)
+
+func runPlotCmd(t *testing.T, args ...string) (int, string, string) {
+	t.Helper()
+	var out, errOut bytes.Buffer
+	code := run(context.Background(), append([]string{"plot"}, args...), &out, &errOut)
+	return code, out.String(), errOut.String()
+}
+
+// fixtureRun copies the checked-in run so the default output (<dir>/plots)
+// lands in a temp dir.
+func fixtureRun(t *testing.T) string {
+	t.Helper()
+	dir := t.TempDir()
+	for _, f := range []string{"profile_export_aiperf.json", "profile_export.jsonl"} {
+		b, err := os.ReadFile(filepath.Join("..", "..", "testdata", "plot", "single_run", f))
+		if err != nil {
+			t.Fatal(err)
+		}
+		if err := os.WriteFile(filepath.Join(dir, f), b, 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	return dir
+}
+
+func TestPlotSingleRunWritesEveryBuiltinPlot(t *testing.T) {
+	for _, tc := range []struct {
+		format string
+		theme  string
+		check  func(t *testing.T, path string)
+	}{
+		{"png", "light", checkPNG},
+		{"svg", "dark", checkSVG},
+	} {
+		t.Run(tc.format, func(t *testing.T) {
+			dir := fixtureRun(t)
+			args := []string{dir, "--theme", tc.theme}
+			if tc.format != "png" { // png is the default
+				args = append(args, "--format", tc.format)
+			}
+			code, out, errOut := runPlotCmd(t, args...)
+			if code != 0 {
+				t.Fatalf("exit %d, stderr: %s", code, errOut)
+			}
+			plots := filepath.Join(dir, "plots")
+			if !strings.Contains(out, "Saved 8 plots to: "+plots) {
+				t.Errorf("stdout %q lacks the saved line", out)
+			}
+			entries, err := os.ReadDir(plots)
+			if err != nil {
+				t.Fatal(err)
+			}
+			var got []string
+			for _, e := range entries {
+				got = append(got, e.Name())
+			}
+			var want []string
+			for _, n := range plotbuiltin.Names {
+				want = append(want, n+"."+tc.format)
+			}
+			want = append(want, "summary.txt")
+			slices.Sort(want)
+			if !slices.Equal(got, want) {
+				t.Fatalf("files %v, want %v", got, want)
+			}
+			for _, n := range plotbuiltin.Names {
+				tc.check(t, filepath.Join(plots, n+"."+tc.format))
+			}
+			summary, err := os.ReadFile(filepath.Join(plots, "summary.txt"))
+			if err != nil {
+				t.Fatal(err)
+			}
+			if !strings.HasPrefix(string(summary), "AIPerf Plot Export Summary\n") || !strings.Contains(string(summary), "Generated 8 plots:") {
+				t.Errorf("summary.txt = %q", summary)
+			}
+		})
+	}
+}
+
+// checkPNG: AIPerf's 1600x800 at scale 1.5.
+func checkPNG(t *testing.T, path string) {
+	t.Helper()
+	f, err := os.Open(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer f.Close()
+	img, err := png.Decode(f)
+	if err != nil {
+		t.Fatalf("%s: %v", path, err)
+	}
+	if b := img.Bounds(); b.Dx() != 2400 || b.Dy() != 1200 {
+		t.Errorf("%s: %dx%d, want 2400x1200", path, b.Dx(), b.Dy())
+	}
+}
+
+func checkSVG(t *testing.T, path string) {
+	t.Helper()
+	b, err := os.ReadFile(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	d := xml.NewDecoder(bytes.NewReader(b))
+	var root string
+	for {
+		tok, err := d.Token()
+		if err != nil {
+			t.Fatalf("%s: no root element: %v", path, err)
+		}
+		if se, ok := tok.(xml.StartElement); ok {
+			root = se.Name.Local
+			break
+		}
+	}
+	if root != "svg" {
+		t.Errorf("%s: root <%s>, want <svg>", path, root)
+	}
+	// The rest must parse too.
+	for {
+		if _, err := d.Token(); err != nil {
+			if err.Error() != "EOF" {
+				t.Errorf("%s: %v", path, err)
+			}
+			break
+		}
+	}
+}
+
+func TestPlotOutputFlag(t *testing.T) {
+	dir := fixtureRun(t)
+	out := filepath.Join(t.TempDir(), "elsewhere")
+	if code, _, errOut := runPlotCmd(t, "--paths", dir, "--output", out); code != 0 {
+		t.Fatalf("exit %d: %s", code, errOut)
+	}
+	checkPNG(t, filepath.Join(out, "ttft_over_time.png"))
+	if _, err := os.Stat(filepath.Join(dir, "plots")); !os.IsNotExist(err) {
+		t.Errorf("default plots dir written despite --output: %v", err)
+	}
+}
+
+func TestPlotBadInput(t *testing.T) {
+	empty := t.TempDir()
+	run := fixtureRun(t)
+	for _, tc := range []struct {
+		name string
+		args []string
+		want []string
+	}{
+		{"empty dir names the expected files", []string{empty},
+			[]string{empty, "profile_export_aiperf.json", "profile_export.jsonl"}},
+		{"missing dir", []string{filepath.Join(empty, "nope")},
+			[]string{filepath.Join(empty, "nope"), "does not exist"}},
+		{"unknown format", []string{run, "--format", "jpg"}, []string{`--format "jpg"`, "png or svg"}},
+		{"unknown theme", []string{run, "--theme", "blue"}, []string{`--theme "blue"`}},
+		{"several runs", []string{run, empty}, []string{"2 run directories", "not implemented"}},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			code, _, errOut := runPlotCmd(t, tc.args...)
+			if code == 0 {
+				t.Fatal("exit 0, want failure")
+			}
+			for _, w := range tc.want {
+				if !strings.Contains(errOut, w) {
+					t.Errorf("stderr %q lacks %q", errOut, w)
+				}
+			}
+		})
+	}
+	if _, err := os.Stat(filepath.Join(run, "plots")); !os.IsNotExist(err) {
+		t.Errorf("refused flags still wrote plots: %v", err)
+	}
+}

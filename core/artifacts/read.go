@@ -1,0 +1,139 @@
+// Package artifacts reads a run's artifact directory (the files `aiperf
+// profile` writes) back for after-the-run tools such as `aiperf plot`.
+package artifacts
+
+import (
+	"bufio"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io/fs"
+	"os"
+	"path/filepath"
+
+	sdk "github.com/aiperf-go/aiperf/plugin-sdk"
+)
+
+// The files a run directory must hold: AIPerf's default export names (its
+// plot command reads only these names too).
+const (
+	SummaryFile = "profile_export_aiperf.json"
+	RecordsFile = "profile_export.jsonl"
+)
+
+// maxLine bounds one JSONL record; raw records with long payloads stay far below.
+const maxLine = 64 << 20
+
+// ReadRun reads dir's summary and streams its per-request records into compact
+// rows (numbers only), so memory grows with the request count, not the file.
+func ReadRun(dir string) (*sdk.PlotRun, error) {
+	if st, err := os.Stat(dir); err != nil {
+		if errors.Is(err, fs.ErrNotExist) {
+			return nil, fmt.Errorf("run directory %s does not exist: expected %s and %s in it", dir, SummaryFile, RecordsFile)
+		}
+		return nil, fmt.Errorf("run directory %s: %w", dir, err)
+	} else if !st.IsDir() {
+		return nil, fmt.Errorf("run directory %s is not a directory", dir)
+	}
+	var missing []string
+	for _, f := range []string{SummaryFile, RecordsFile} {
+		if _, err := os.Stat(filepath.Join(dir, f)); errors.Is(err, fs.ErrNotExist) {
+			missing = append(missing, f)
+		} else if err != nil {
+			return nil, fmt.Errorf("run directory %s: %w", dir, err)
+		}
+	}
+	if len(missing) > 0 {
+		return nil, fmt.Errorf("run directory %s has no %v: expected %s and %s (written by `aiperf profile` under default export names)",
+			dir, missing, SummaryFile, RecordsFile)
+	}
+	summary, err := readSummary(filepath.Join(dir, SummaryFile))
+	if err != nil {
+		return nil, err
+	}
+	reqs, err := readRecords(filepath.Join(dir, RecordsFile))
+	if err != nil {
+		return nil, err
+	}
+	return &sdk.PlotRun{Dir: dir, Summary: summary, Requests: reqs}, nil
+}
+
+func readSummary(path string) (map[string]sdk.PlotStat, error) {
+	b, err := os.ReadFile(path)
+	if err != nil {
+		return nil, fmt.Errorf("read %s: %w", path, err)
+	}
+	var top map[string]json.RawMessage
+	if err := json.Unmarshal(b, &top); err != nil {
+		return nil, fmt.Errorf("parse %s: %w", path, err)
+	}
+	out := map[string]sdk.PlotStat{}
+	for name, raw := range top {
+		// Metrics are objects with a "unit"; other top-level fields are not.
+		var m map[string]any
+		if json.Unmarshal(raw, &m) != nil {
+			continue
+		}
+		unit, ok := m["unit"].(string)
+		if !ok {
+			continue
+		}
+		st := sdk.PlotStat{Unit: unit, Stats: map[string]float64{}}
+		for k, v := range m {
+			if f, ok := v.(float64); ok {
+				st.Stats[k] = f
+			}
+		}
+		out[name] = st
+	}
+	return out, nil
+}
+
+type record struct {
+	Metadata struct {
+		RequestStartNs int64 `json:"request_start_ns"`
+		RequestEndNs   int64 `json:"request_end_ns"`
+	} `json:"metadata"`
+	Metrics map[string]struct {
+		Value json.RawMessage `json:"value"`
+	} `json:"metrics"`
+	Error json.RawMessage `json:"error"`
+}
+
+func readRecords(path string) ([]sdk.PlotRequest, error) {
+	f, err := os.Open(path)
+	if err != nil {
+		return nil, fmt.Errorf("read %s: %w", path, err)
+	}
+	defer f.Close()
+	sc := bufio.NewScanner(f)
+	sc.Buffer(make([]byte, 0, 64<<10), maxLine)
+	var out []sdk.PlotRequest
+	for line := 1; sc.Scan(); line++ {
+		if len(sc.Bytes()) == 0 {
+			continue
+		}
+		var r record
+		if err := json.Unmarshal(sc.Bytes(), &r); err != nil {
+			return nil, fmt.Errorf("%s:%d: %w", path, line, err)
+		}
+		req := sdk.PlotRequest{
+			StartNs: r.Metadata.RequestStartNs,
+			EndNs:   r.Metadata.RequestEndNs,
+			Error:   len(r.Error) > 0 && string(r.Error) != "null",
+			Metrics: make(map[string]float64, len(r.Metrics)),
+		}
+		for name, m := range r.Metrics {
+			// Scalars only: list-valued metrics (inter_chunk_latency) are skipped.
+			var v float64
+			if json.Unmarshal(m.Value, &v) == nil {
+				req.Metrics[name] = v
+			}
+		}
+		out = append(out, req)
+	}
+	if err := sc.Err(); err != nil {
+		return nil, fmt.Errorf("read %s: %w", path, err)
+	}
+	return out, nil
+}

@@ -1,0 +1,61 @@
+package sdk
+
+import "io"
+
+// Plots (issue 13): `aiperf plot` draws figures from a run's artifact
+// directory after the run, so a plot type never touches the timed path.
+
+// CategoryPlot names the plot category.
+const CategoryPlot = "plot"
+
+// PlotRequest is one request of a run's profile_export.jsonl, in file order:
+// the monotonic wall-clock stamps of its metadata and its metric values keyed
+// by AIPerf tag (time_to_first_token, request_latency, ...) in the unit the
+// record states (ms, tokens). A metric the record lacks is absent.
+type PlotRequest struct {
+	StartNs int64
+	EndNs   int64
+	Error   bool
+	Metrics map[string]float64
+}
+
+// PlotStat is one metric of profile_export_aiperf.json: its unit and its
+// statistics (avg, p50, p99, min, max, ...).
+type PlotStat struct {
+	Unit  string
+	Stats map[string]float64
+}
+
+// PlotRun is one run's artifacts as a plot reads them.
+type PlotRun struct {
+	Dir      string
+	Summary  map[string]PlotStat
+	Requests []PlotRequest
+}
+
+// PlotOptions say how to draw: Format is "png" or "svg"; Width and Height in
+// pixels at 100 DPI (AIPerf's 1600x800) and DPI the raster resolution (150,
+// AIPerf's scale 1.5); Theme is "light" or "dark".
+type PlotOptions struct {
+	Format string
+	Width  int
+	Height int
+	DPI    int
+	Theme  string
+}
+
+// Plot draws one figure of one run (category plot). Its file is the
+// plugin's registered name plus the format's extension, as AIPerf names its
+// plots ("ttft_over_time.png").
+type Plot interface {
+	// Applies reports whether the run has the data the plot needs; the
+	// command skips the plot (and says so) when it does not.
+	Applies(run *PlotRun) bool
+	// Render writes the figure's encoded bytes.
+	Render(run *PlotRun, opts PlotOptions, w io.Writer) error
+}
+
+// Plots is the plot category: builtin only for now.
+var Plots = define[Plot](Category{Name: CategoryPlot, Cardinality: Many, Order: 180,
+	Description:   "Static figures of a run's artifacts drawn by `aiperf plot` (PNG, SVG)",
+	BuiltinReason: noRPC})
