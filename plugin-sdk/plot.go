@@ -31,6 +31,20 @@ type PlotRun struct {
 	Dir      string
 	Summary  map[string]PlotStat
 	Requests []PlotRequest
+	// Config is what the run's input_config says about its target and load;
+	// comparison plots group, label and check runs by it.
+	Config PlotRunConfig
+}
+
+// PlotRunConfig is the part of a run's input_config that comparison plots
+// use. Concurrency and RequestRate are the profiling phase's load; 0 when the
+// phase does not set it.
+type PlotRunConfig struct {
+	Model        string
+	EndpointType string
+	Streaming    bool
+	Concurrency  float64
+	RequestRate  float64
 }
 
 // PlotOptions say how to draw: Format is "png" or "svg"; Width and Height in
@@ -53,6 +67,18 @@ type Plot interface {
 	Applies(run *PlotRun) bool
 	// Render writes the figure's encoded bytes.
 	Render(run *PlotRun, opts PlotOptions, w io.Writer) error
+}
+
+// ComparisonPlot is a plot-category plugin that draws one figure over
+// several runs (a sweep), as AIPerf's multi-run plots. `aiperf plot` with
+// several runs draws only comparison plots, and with one run skips them; its
+// single-run Applies should report false.
+type ComparisonPlot interface {
+	Plot
+	// AppliesToRuns reports whether the runs have the data the plot needs.
+	AppliesToRuns(runs []*PlotRun) bool
+	// RenderRuns writes the figure's encoded bytes.
+	RenderRuns(runs []*PlotRun, opts PlotOptions, w io.Writer) error
 }
 
 // Plots is the plot category: builtin only for now.

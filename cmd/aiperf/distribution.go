@@ -189,6 +189,12 @@ func builtins() registry.Builtins {
 		registry.Provide(sdk.Plots, builtinplot.ITLDistribution, func() sdk.Plot { return builtinplot.New(builtinplot.ITLDistribution) }),
 		registry.Provide(sdk.Plots, builtinplot.LatencyDistribution, func() sdk.Plot { return builtinplot.New(builtinplot.LatencyDistribution) }),
 		registry.Provide(sdk.Plots, builtinplot.ISLvsOSL, func() sdk.Plot { return builtinplot.New(builtinplot.ISLvsOSL) }),
+		registry.Provide(sdk.Plots, builtinplot.ParetoThroughputVsInteractivity, func() sdk.Plot { return builtinplot.NewComparison(builtinplot.ParetoThroughputVsInteractivity) }),
+		registry.Provide(sdk.Plots, builtinplot.ParetoThroughputVsLatency, func() sdk.Plot { return builtinplot.NewComparison(builtinplot.ParetoThroughputVsLatency) }),
+		registry.Provide(sdk.Plots, builtinplot.TTFTVsThroughput, func() sdk.Plot { return builtinplot.NewComparison(builtinplot.TTFTVsThroughput) }),
+		registry.Provide(sdk.Plots, builtinplot.TTFTVsLoad, func() sdk.Plot { return builtinplot.NewComparison(builtinplot.TTFTVsLoad) }),
+		registry.Provide(sdk.Plots, builtinplot.LatencyVsLoad, func() sdk.Plot { return builtinplot.NewComparison(builtinplot.LatencyVsLoad) }),
+		registry.Provide(sdk.Plots, builtinplot.ThroughputVsLoad, func() sdk.Plot { return builtinplot.NewComparison(builtinplot.ThroughputVsLoad) }),
 	}
 }
 

@@ -2,6 +2,7 @@ package main
 
 import (
 	"bytes"
+	"encoding/json"
 	"fmt"
 	"os"
 	"path/filepath"
@@ -20,8 +21,9 @@ type plotOptions struct {
 	format string
 }
 
-// newPlotCmd is AIPerf 0.13's `aiperf plot [PATHS...]` for one run: every
-// registered plot plugin draws one file into --output (default
+// newPlotCmd is AIPerf 0.13's `aiperf plot [PATHS...]`: for one run every
+// single-run plot plugin, for several runs (paths, or a parent of run
+// directories) every comparison plot, draws one file into --output (default
 // <first path>/plots), plus AIPerf's summary.txt. --format svg is ours
 // (AIPerf renders PNG only).
 func newPlotCmd() *cobra.Command {
@@ -30,7 +32,9 @@ func newPlotCmd() *cobra.Command {
 		Use:   "plot [PATHS...]",
 		Short: "Generate plots from AIPerf profiling data",
 		Long: "Generate plots (PNG or SVG, no browser needed) from a run's artifact directory:\n" +
-			"profile_export_aiperf.json and profile_export.jsonl as `aiperf profile` writes them.",
+			"profile_export_aiperf.json and profile_export.jsonl as `aiperf profile` writes them.\n" +
+			"Several runs (several paths, or a directory whose subdirectories are runs) get comparison plots:\n" +
+			"Pareto curves and latency/throughput against the swept concurrency or request rate.",
 		RunE: func(cmd *cobra.Command, args []string) error {
 			o.paths = append(o.paths, args...)
 			return runPlot(cmd, o)
@@ -54,12 +58,18 @@ func runPlot(cmd *cobra.Command, o plotOptions) error {
 	if len(o.paths) == 0 {
 		o.paths = []string{"artifacts"}
 	}
-	if len(o.paths) > 1 {
-		return fmt.Errorf("plot: %d run directories given (%s): comparing several runs is not implemented yet; pass one",
-			len(o.paths), strings.Join(o.paths, ", "))
+	dirs := findRunDirs(o.paths)
+	runs := make([]*sdk.PlotRun, len(dirs))
+	var err error
+	for i, d := range dirs {
+		if runs[i], err = artifacts.ReadRun(d); err != nil {
+			return err
+		}
+		if runs[i].Config, err = readRunConfig(d); err != nil {
+			return err
+		}
 	}
-	run, err := artifacts.ReadRun(o.paths[0])
-	if err != nil {
+	if err := checkComparable(runs); err != nil {
 		return err
 	}
 	out := o.output
@@ -80,12 +90,25 @@ func runPlot(cmd *cobra.Command, o plotOptions) error {
 	opts := sdk.PlotOptions{Format: o.format, Width: 1600, Height: 800, DPI: 150, Theme: o.theme}
 	var written []string
 	for _, p := range plots {
-		if !p.Plugin.Applies(run) {
-			fmt.Fprintf(cmd.ErrOrStderr(), "Skipping plot '%s': required data not available in %s\n", p.Name, o.paths[0])
+		// One run: the single-run plots; several: only the comparisons, as AIPerf's modes.
+		cp, compare := p.Plugin.(sdk.ComparisonPlot)
+		if compare != (len(runs) > 1) {
 			continue
 		}
 		var buf bytes.Buffer
-		if err := p.Plugin.Render(run, opts, &buf); err != nil {
+		switch {
+		case compare && !cp.AppliesToRuns(runs):
+			fmt.Fprintf(cmd.ErrOrStderr(), "Skipping plot '%s': required data not available in every run\n", p.Name)
+			continue
+		case compare:
+			err = cp.RenderRuns(runs, opts, &buf)
+		case !p.Plugin.Applies(runs[0]):
+			fmt.Fprintf(cmd.ErrOrStderr(), "Skipping plot '%s': required data not available in %s\n", p.Name, dirs[0])
+			continue
+		default:
+			err = p.Plugin.Render(runs[0], opts, &buf)
+		}
+		if err != nil {
 			return fmt.Errorf("plot %s: %w", p.Name, err)
 		}
 		name := p.Name + "." + o.format
@@ -109,5 +132,135 @@ func runPlot(cmd *cobra.Command, o plotOptions) error {
 		word = "plot"
 	}
 	fmt.Fprintf(cmd.OutOrStdout(), "\nSaved %d %s to: %s\n", len(written), word, out)
+	return nil
+}
+
+// findRunDirs resolves the paths as AIPerf's ModeDetector: a path holding a
+// run's files is a run; any other directory is searched recursively for runs
+// (a sweep's parent). A path with no run anywhere below is read as a run so
+// the error names the files expected.
+func findRunDirs(paths []string) []string {
+	var dirs []string
+	seen := map[string]bool{}
+	for _, p := range paths {
+		found := runsUnder(p)
+		if len(found) == 0 {
+			found = []string{p}
+		}
+		for _, d := range found {
+			if abs, err := filepath.Abs(d); err == nil && !seen[abs] {
+				seen[abs] = true
+				dirs = append(dirs, d)
+			}
+		}
+	}
+	return dirs
+}
+
+func runsUnder(dir string) []string {
+	if isRunDir(dir) {
+		return []string{dir}
+	}
+	entries, err := os.ReadDir(dir)
+	if err != nil {
+		return nil // not a readable directory: ReadRun reports it
+	}
+	var out []string
+	for _, e := range entries { // ReadDir sorts by name
+		if !e.IsDir() {
+			continue
+		}
+		out = append(out, runsUnder(filepath.Join(dir, e.Name()))...)
+	}
+	return out
+}
+
+func isRunDir(dir string) bool {
+	for _, f := range []string{artifacts.SummaryFile, artifacts.RecordsFile} {
+		if st, err := os.Stat(filepath.Join(dir, f)); err != nil || st.IsDir() {
+			return false
+		}
+	}
+	return true
+}
+
+// readRunConfig takes the model, endpoint and profiling load from the
+// input_config of dir's profile_export_aiperf.json.
+func readRunConfig(dir string) (sdk.PlotRunConfig, error) {
+	path := filepath.Join(dir, artifacts.SummaryFile)
+	b, err := os.ReadFile(path)
+	if err != nil {
+		return sdk.PlotRunConfig{}, fmt.Errorf("read %s: %w", path, err)
+	}
+	var doc struct {
+		InputConfig struct {
+			Models struct {
+				Items []struct {
+					Name string `json:"name"`
+				} `json:"items"`
+			} `json:"models"`
+			Endpoint struct {
+				Type      string `json:"type"`
+				Streaming bool   `json:"streaming"`
+			} `json:"endpoint"`
+			Phases []struct {
+				Kind        string   `json:"kind"`
+				Concurrency *float64 `json:"concurrency"`
+				Rate        *float64 `json:"rate"`
+			} `json:"phases"`
+		} `json:"input_config"`
+	}
+	if err := json.Unmarshal(b, &doc); err != nil {
+		return sdk.PlotRunConfig{}, fmt.Errorf("parse input_config of %s: %w", path, err)
+	}
+	ic := doc.InputConfig
+	var c sdk.PlotRunConfig
+	var models []string
+	for _, m := range ic.Models.Items {
+		models = append(models, m.Name)
+	}
+	c.Model, c.EndpointType, c.Streaming = strings.Join(models, ","), ic.Endpoint.Type, ic.Endpoint.Streaming
+	for _, ph := range ic.Phases {
+		if ph.Kind != "profiling" {
+			continue
+		}
+		if ph.Concurrency != nil {
+			c.Concurrency = *ph.Concurrency
+		}
+		if ph.Rate != nil {
+			c.RequestRate = *ph.Rate
+		}
+	}
+	return c, nil
+}
+
+// checkComparable refuses runs whose metrics do not mean the same thing: a
+// different endpoint type, or streaming against non-streaming (TTFT and ITL
+// exist only when streaming). Different models are compared, a series each.
+func checkComparable(runs []*sdk.PlotRun) error {
+	for _, f := range []struct {
+		what string
+		of   func(*sdk.PlotRun) string
+	}{
+		{"endpoint types", func(r *sdk.PlotRun) string { return r.Config.EndpointType }},
+		{"streaming settings", func(r *sdk.PlotRun) string { return fmt.Sprintf("streaming=%t", r.Config.Streaming) }},
+	} {
+		byValue := map[string][]string{}
+		var order []string
+		for _, r := range runs {
+			v := f.of(r)
+			if _, ok := byValue[v]; !ok {
+				order = append(order, v)
+			}
+			byValue[v] = append(byValue[v], r.Dir)
+		}
+		if len(order) > 1 {
+			parts := make([]string, len(order))
+			for i, v := range order {
+				parts[i] = fmt.Sprintf("%q: %s", v, strings.Join(byValue[v], ", "))
+			}
+			return fmt.Errorf("plot: runs with different %s cannot be compared: %s", f.what, strings.Join(parts, "; "))
+		}
+	}
 	return nil
 }

@@ -167,7 +167,8 @@ func TestPlotBadInput(t *testing.T) {
 			[]string{filepath.Join(empty, "nope"), "does not exist"}},
 		{"unknown format", []string{run, "--format", "jpg"}, []string{`--format "jpg"`, "png or svg"}},
 		{"unknown theme", []string{run, "--theme", "blue"}, []string{`--theme "blue"`}},
-		{"several runs", []string{run, empty}, []string{"2 run directories", "not implemented"}},
+		{"several runs, one without artifacts", []string{run, empty},
+			[]string{empty, "profile_export_aiperf.json", "profile_export.jsonl"}},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			code, _, errOut := runPlotCmd(t, tc.args...)
@@ -183,5 +184,120 @@ func TestPlotBadInput(t *testing.T) {
 	}
 	if _, err := os.Stat(filepath.Join(run, "plots")); !os.IsNotExist(err) {
 		t.Errorf("refused flags still wrote plots: %v", err)
+	}
+}
+
+// fixtureSweep copies the checked-in 3-run sweep (concurrency 1, 4, 8) into
+// a temp parent directory, so runs can be edited and plots land there.
+func fixtureSweep(t *testing.T) string {
+	t.Helper()
+	parent := t.TempDir()
+	for _, c := range []string{"concurrency_1", "concurrency_4", "concurrency_8"} {
+		if err := os.Mkdir(filepath.Join(parent, c), 0o755); err != nil {
+			t.Fatal(err)
+		}
+		for _, f := range []string{"profile_export_aiperf.json", "profile_export.jsonl"} {
+			b, err := os.ReadFile(filepath.Join("..", "..", "testdata", "plot", "sweep", c, f))
+			if err != nil {
+				t.Fatal(err)
+			}
+			if err := os.WriteFile(filepath.Join(parent, c, f), b, 0o644); err != nil {
+				t.Fatal(err)
+			}
+		}
+	}
+	return parent
+}
+
+// Several runs, given as a parent directory or as paths, get exactly the
+// comparison plots; the single-run plots are not drawn.
+func TestPlotSweepWritesComparisonPlots(t *testing.T) {
+	parent := fixtureSweep(t)
+	runs := []string{filepath.Join(parent, "concurrency_1"), filepath.Join(parent, "concurrency_4"), filepath.Join(parent, "concurrency_8")}
+	for _, tc := range []struct {
+		name  string
+		args  []string
+		plots string
+	}{
+		{"parent directory", []string{parent}, filepath.Join(parent, "plots")},
+		{"paths", append(slices.Clone(runs), "--output", filepath.Join(parent, "out")), filepath.Join(parent, "out")},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			code, out, errOut := runPlotCmd(t, tc.args...)
+			if code != 0 {
+				t.Fatalf("exit %d, stderr: %s", code, errOut)
+			}
+			if !strings.Contains(out, "Saved 6 plots to: "+tc.plots) {
+				t.Errorf("stdout %q lacks the saved line", out)
+			}
+			entries, err := os.ReadDir(tc.plots)
+			if err != nil {
+				t.Fatal(err)
+			}
+			var got []string
+			for _, e := range entries {
+				got = append(got, e.Name())
+			}
+			want := []string{"summary.txt"}
+			for _, n := range plotbuiltin.ComparisonNames {
+				want = append(want, n+".png")
+			}
+			slices.Sort(want)
+			if !slices.Equal(got, want) {
+				t.Fatalf("files %v, want %v", got, want)
+			}
+			for _, n := range plotbuiltin.ComparisonNames {
+				checkPNG(t, filepath.Join(tc.plots, n+".png"))
+			}
+		})
+	}
+	// The plots directory the first call wrote under the parent holds no run:
+	// a second call still finds the same three runs.
+	if code, out, errOut := runPlotCmd(t, parent, "--format", "svg"); code != 0 || !strings.Contains(out, "Saved 6 plots") {
+		t.Fatalf("rerun: exit %d, stdout %q, stderr %s", code, out, errOut)
+	}
+	checkSVG(t, filepath.Join(parent, "plots", plotbuiltin.ParetoThroughputVsInteractivity+".svg"))
+}
+
+// Runs whose metrics mean different things are refused, naming each run
+// with its value; different models are compared (a series each).
+func TestPlotSweepRefusesIncompatibleRuns(t *testing.T) {
+	for _, tc := range []struct {
+		name, from, to string
+		want           []string
+	}{
+		{"endpoint type", `"type": "chat"`, `"type": "completions"`,
+			[]string{"different endpoint types", `"chat": `, `"completions": `}},
+		{"streaming", `"streaming": true`, `"streaming": false`,
+			[]string{"different streaming settings", `"streaming=true": `, `"streaming=false": `}},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			parent := fixtureSweep(t)
+			odd := filepath.Join(parent, "concurrency_8")
+			path := filepath.Join(odd, "profile_export_aiperf.json")
+			b, err := os.ReadFile(path)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if !bytes.Contains(b, []byte(tc.from)) {
+				t.Fatalf("fixture lacks %s", tc.from)
+			}
+			if err := os.WriteFile(path, bytes.Replace(b, []byte(tc.from), []byte(tc.to), 1), 0o644); err != nil {
+				t.Fatal(err)
+			}
+			code, _, errOut := runPlotCmd(t, parent)
+			if code == 0 {
+				t.Fatal("exit 0, want refusal")
+			}
+			want := append(tc.want, filepath.Join(parent, "concurrency_1"), filepath.Join(parent, "concurrency_4"), odd)
+			for _, w := range want {
+				if !strings.Contains(errOut, w) {
+					t.Errorf("stderr %q lacks %q", errOut, w)
+				}
+			}
+			if _, err := os.Stat(filepath.Join(parent, "plots")); !os.IsNotExist(err) {
+				t.Errorf("refused runs still wrote plots: %v", err)
+			}
+		})
 	}
 }

@@ -1,0 +1,335 @@
+package plot
+
+import (
+	"cmp"
+	"fmt"
+	"image/color"
+	"io"
+	"math"
+	"path/filepath"
+	"slices"
+	"strconv"
+
+	sdk "github.com/aiperf-go/aiperf/plugin-sdk"
+	gplot "gonum.org/v1/plot"
+	"gonum.org/v1/plot/plotter"
+	"gonum.org/v1/plot/vg"
+	"gonum.org/v1/plot/vg/draw"
+)
+
+// Registered names of the comparison (several-run) plots. AIPerf 0.13's
+// multi-run presets divide throughput by the GPU count from telemetry; ours
+// use the total output token throughput, which every run has.
+const (
+	ParetoThroughputVsInteractivity = "pareto_curve_throughput_vs_interactivity"
+	ParetoThroughputVsLatency       = "pareto_curve_throughput_vs_latency"
+	TTFTVsThroughput                = "ttft_vs_throughput"
+	TTFTVsLoad                      = "ttft_vs_load"
+	LatencyVsLoad                   = "request_latency_vs_load"
+	ThroughputVsLoad                = "throughput_vs_load"
+	metricThroughput                = "output_token_throughput"
+	metricThroughputPerUser         = "output_token_throughput_per_user"
+	metricRequestThroughput         = "request_throughput"
+)
+
+// ComparisonNames lists the comparison plots in the order the command draws them.
+var ComparisonNames = []string{ParetoThroughputVsInteractivity, ParetoThroughputVsLatency,
+	TTFTVsThroughput, TTFTVsLoad, LatencyVsLoad, ThroughputVsLoad}
+
+// NewComparison returns the built-in comparison plot name; nil for an unknown name.
+func NewComparison(name string) sdk.ComparisonPlot {
+	switch name {
+	case ParetoThroughputVsInteractivity:
+		return pareto{title: "Pareto Curve: Output Token Throughput vs Interactivity",
+			x: axisStat{metricThroughputPerUser, "avg", "Output Token Throughput Per User (tokens/sec/user)", true},
+			y: axisStat{metricThroughput, "avg", "Output Token Throughput (tokens/sec)", true}}
+	case ParetoThroughputVsLatency:
+		return pareto{title: "Pareto Curve: Output Token Throughput vs Latency",
+			x: axisStat{metricLatency, "avg", "Request Latency (ms)", false},
+			y: axisStat{metricThroughput, "avg", "Output Token Throughput (tokens/sec)", true}}
+	case TTFTVsThroughput:
+		// AIPerf's ttft_vs_throughput: a line per model through the runs in x order.
+		return pareto{title: "TTFT vs Throughput", noFrontier: true,
+			x: axisStat{metricTTFT, "avg", "Time to First Token (ms)", false},
+			y: axisStat{metricRequestThroughput, "avg", "Request Throughput (requests/sec)", true}}
+	case TTFTVsLoad:
+		return vsLoad{metric: metricTTFT, stats: []string{"p50", "p90", "p99"}, title: "Time to First Token vs Load", yLabel: "Time to First Token (ms)"}
+	case LatencyVsLoad:
+		return vsLoad{metric: metricLatency, stats: []string{"p50", "p90", "p99"}, title: "Request Latency vs Load", yLabel: "Request Latency (ms)"}
+	case ThroughputVsLoad:
+		return vsLoad{metric: metricThroughput, stats: []string{"avg"}, title: "Output Token Throughput vs Load", yLabel: "Output Token Throughput (tokens/sec)"}
+	}
+	return nil
+}
+
+// axisStat is one axis of a comparison: a summary metric's statistic and
+// whether a higher value is better (AIPerf's PlotMetricDirection).
+type axisStat struct {
+	metric, stat, label string
+	higherBetter        bool
+}
+
+func stat(run *sdk.PlotRun, metric, name string) (float64, bool) {
+	s, ok := run.Summary[metric]
+	if !ok {
+		return 0, false
+	}
+	v, ok := s.Stats[name]
+	return v, ok
+}
+
+func haveStats(runs []*sdk.PlotRun, metric string, names ...string) bool {
+	if len(runs) < 2 {
+		return false
+	}
+	for _, r := range runs {
+		for _, n := range names {
+			if _, ok := stat(r, metric, n); !ok {
+				return false
+			}
+		}
+	}
+	return true
+}
+
+// ParetoFrontier marks the points no other point beats on both axes, with
+// AIPerf's sweep (plot_generator._compute_pareto_frontier): sorted by x, the
+// scan keeps a point whose y is at least the best seen from the better-x
+// side, so identical points are all on the frontier. The result is in input order.
+func ParetoFrontier(xs, ys []float64, xHigherBetter, yHigherBetter bool) []bool {
+	n := min(len(xs), len(ys))
+	out := make([]bool, n)
+	idx := make([]int, n)
+	for i := range idx {
+		idx[i] = i
+	}
+	slices.SortStableFunc(idx, func(a, b int) int { return cmp.Compare(xs[a], xs[b]) })
+	if xHigherBetter {
+		slices.Reverse(idx) // scan from the best x down
+	}
+	best := math.Inf(1)
+	better := func(y float64) bool { return y <= best }
+	if yHigherBetter {
+		best = math.Inf(-1)
+		better = func(y float64) bool { return y >= best }
+	}
+	for _, i := range idx {
+		if better(ys[i]) {
+			out[i], best = true, ys[i]
+		}
+	}
+	return out
+}
+
+// runLabel names a run at its point: its load, else its directory.
+func runLabel(r *sdk.PlotRun) string {
+	switch {
+	case r.Config.Concurrency > 0:
+		return "c=" + strconv.FormatFloat(r.Config.Concurrency, 'f', -1, 64)
+	case r.Config.RequestRate > 0:
+		return "rate=" + strconv.FormatFloat(r.Config.RequestRate, 'f', -1, 64)
+	}
+	return filepath.Base(r.Dir)
+}
+
+// byModel groups runs into series by model, as AIPerf's groups: [model].
+func byModel(runs []*sdk.PlotRun) (models []string, groups map[string][]*sdk.PlotRun) {
+	groups = map[string][]*sdk.PlotRun{}
+	for _, r := range runs {
+		m := r.Config.Model
+		if _, ok := groups[m]; !ok {
+			models = append(models, m)
+		}
+		groups[m] = append(groups[m], r)
+	}
+	return models, groups
+}
+
+// palette after AIPerf's NVIDIA green first, then distinct hues per series.
+var palette = []color.Color{
+	color.RGBA{0x76, 0xB9, 0x00, 0xff}, color.RGBA{0x1f, 0x77, 0xb4, 0xff}, color.RGBA{0xff, 0x7f, 0x0e, 0xff},
+	color.RGBA{0xd6, 0x27, 0x28, 0xff}, color.RGBA{0x94, 0x67, 0xbd, 0xff}, color.RGBA{0x8c, 0x56, 0x4b, 0xff},
+}
+
+func seriesName(model string) string {
+	if model == "" {
+		return "runs"
+	}
+	return model
+}
+
+// comparisonOnly is the single-run half of sdk.Plot: never applies.
+type comparisonOnly struct{}
+
+func (comparisonOnly) Applies(*sdk.PlotRun) bool { return false }
+func (comparisonOnly) Render(*sdk.PlotRun, sdk.PlotOptions, io.Writer) error {
+	return fmt.Errorf("a comparison plot needs several runs")
+}
+
+// pareto plots one summary statistic against another, a series per model,
+// each point labelled with its run's load, and the frontier as a line.
+type pareto struct {
+	comparisonOnly
+	title      string
+	x, y       axisStat
+	noFrontier bool // a plain line through the points in x order
+}
+
+func (p pareto) AppliesToRuns(runs []*sdk.PlotRun) bool {
+	return haveStats(runs, p.x.metric, p.x.stat) && haveStats(runs, p.y.metric, p.y.stat)
+}
+
+func (p pareto) RenderRuns(runs []*sdk.PlotRun, opts sdk.PlotOptions, w io.Writer) error {
+	t := themeOf(opts.Theme)
+	pl := newPlot(t, p.title, p.x.label, p.y.label)
+	models, groups := byModel(runs)
+	for i, m := range models {
+		c := palette[i%len(palette)]
+		var pts plotter.XYs
+		var labels []string
+		for _, r := range groups[m] {
+			x, _ := stat(r, p.x.metric, p.x.stat)
+			y, _ := stat(r, p.y.metric, p.y.stat)
+			pts = append(pts, plotter.XY{X: x, Y: y})
+			labels = append(labels, runLabel(r))
+		}
+		line := linePoints(pts, p, c)
+		if line != nil {
+			pl.Add(line)
+		}
+		sc, err := plotter.NewScatter(pts)
+		if err != nil {
+			return fmt.Errorf("%s: %w", p.title, err)
+		}
+		sc.Color, sc.Shape, sc.Radius = c, draw.CircleGlyph{}, vg.Points(5)
+		pl.Add(sc)
+		pl.Legend.Add(seriesName(m), sc)
+		lb, err := plotter.NewLabels(plotter.XYLabels{XYs: pts, Labels: labels})
+		if err != nil {
+			return fmt.Errorf("%s: %w", p.title, err)
+		}
+		for j := range lb.TextStyle {
+			lb.TextStyle[j].Color = t.fg
+			lb.TextStyle[j].Font.Size = vg.Points(10)
+		}
+		lb.Offset = vg.Point{X: vg.Points(6), Y: vg.Points(4)}
+		pl.Add(lb)
+	}
+	padRanges(pl)
+	return encode(pl, opts, w)
+}
+
+// linePoints is the frontier (or every point) in x order as a line.
+func linePoints(pts plotter.XYs, p pareto, c color.Color) *plotter.Line {
+	xs, ys := make([]float64, len(pts)), make([]float64, len(pts))
+	for i, q := range pts {
+		xs[i], ys[i] = q.X, q.Y
+	}
+	keep := ParetoFrontier(xs, ys, p.x.higherBetter, p.y.higherBetter)
+	var line plotter.XYs
+	for i, q := range pts {
+		if p.noFrontier || keep[i] {
+			line = append(line, q)
+		}
+	}
+	if len(line) < 2 {
+		return nil
+	}
+	slices.SortFunc(line, func(a, b plotter.XY) int { return cmp.Compare(a.X, b.X) })
+	l, err := plotter.NewLine(line)
+	if err != nil {
+		return nil
+	}
+	l.Color, l.Width = c, vg.Points(2)
+	if !p.noFrontier {
+		l.Dashes = []vg.Length{vg.Points(6), vg.Points(3)}
+	}
+	return l
+}
+
+// padRanges widens the axes by 10% so point labels stay inside the frame.
+func padRanges(pl *gplot.Plot) {
+	for _, a := range []*gplot.Axis{&pl.X, &pl.Y} {
+		d := (a.Max - a.Min) * 0.1
+		if d == 0 {
+			d = max(1, a.Max*0.1)
+		}
+		a.Min, a.Max = a.Min-d, a.Max+d
+	}
+}
+
+// loadAxis picks the swept load as AIPerf's auto_select_label_by prefers
+// concurrency: concurrency when every run sets it, else request rate when
+// every run sets it; ok is false for runs that mix or lack both.
+func loadAxis(runs []*sdk.PlotRun) (label string, of func(*sdk.PlotRun) float64, ok bool) {
+	all := func(f func(*sdk.PlotRun) float64) bool {
+		for _, r := range runs {
+			if f(r) <= 0 {
+				return false
+			}
+		}
+		return len(runs) > 0
+	}
+	conc := func(r *sdk.PlotRun) float64 { return r.Config.Concurrency }
+	rate := func(r *sdk.PlotRun) float64 { return r.Config.RequestRate }
+	switch {
+	case all(conc):
+		return "Concurrency", conc, true
+	case all(rate):
+		return "Request Rate (requests/sec)", rate, true
+	}
+	return "", nil, false
+}
+
+// vsLoad plots statistics of one metric against the runs' load, a line per
+// statistic and model.
+type vsLoad struct {
+	comparisonOnly
+	metric        string
+	stats         []string
+	title, yLabel string
+}
+
+func (v vsLoad) AppliesToRuns(runs []*sdk.PlotRun) bool {
+	_, _, ok := loadAxis(runs)
+	return ok && haveStats(runs, v.metric, v.stats...)
+}
+
+func (v vsLoad) RenderRuns(runs []*sdk.PlotRun, opts sdk.PlotOptions, w io.Writer) error {
+	xLabel, load, ok := loadAxis(runs)
+	if !ok {
+		return fmt.Errorf("%s: the runs do not all set a concurrency or all a request rate", v.title)
+	}
+	t := themeOf(opts.Theme)
+	pl := newPlot(t, v.title, xLabel, v.yLabel)
+	models, groups := byModel(runs)
+	k := 0
+	for _, m := range models {
+		rs := slices.Clone(groups[m])
+		slices.SortStableFunc(rs, func(a, b *sdk.PlotRun) int { return cmp.Compare(load(a), load(b)) })
+		for _, s := range v.stats {
+			pts := make(plotter.XYs, len(rs))
+			for i, r := range rs {
+				pts[i].X = load(r)
+				pts[i].Y, _ = stat(r, v.metric, s)
+			}
+			l, sc, err := plotter.NewLinePoints(pts)
+			if err != nil {
+				return fmt.Errorf("%s: %w", v.title, err)
+			}
+			c := palette[k%len(palette)]
+			k++
+			l.Color, l.Width = c, vg.Points(2)
+			sc.Color, sc.Shape, sc.Radius = c, draw.CircleGlyph{}, vg.Points(4)
+			pl.Add(l, sc)
+			name := s
+			if len(models) > 1 {
+				name = seriesName(m) + " " + s
+			}
+			pl.Legend.Add(name, l, sc)
+		}
+	}
+	padRanges(pl)
+	pl.Y.Min = 0 // load curves read from zero
+	return encode(pl, opts, w)
+}
