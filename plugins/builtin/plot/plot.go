@@ -5,6 +5,7 @@
 package plot
 
 import (
+	"cmp"
 	"fmt"
 	"image/color"
 	"io"
@@ -184,15 +185,7 @@ func (latencyOverTime) Render(run *sdk.PlotRun, opts sdk.PlotOptions, w io.Write
 			pts = append(pts, plotter.XY{X: float64(r.EndNs-first) / 1e9, Y: v})
 		}
 	}
-	slices.SortStableFunc(pts, func(a, b plotter.XY) int {
-		switch {
-		case a.X < b.X:
-			return -1
-		case a.X > b.X:
-			return 1
-		}
-		return 0
-	})
+	slices.SortStableFunc(pts, func(a, b plotter.XY) int { return cmp.Compare(a.X, b.X) })
 	s, err := plotter.NewScatter(pts)
 	if err != nil {
 		return fmt.Errorf("%s: %w", metricLatency, err)
@@ -258,15 +251,7 @@ func throughputEvents(run *sdk.PlotRun) []rateEvent {
 			ev = append(ev, rateEvent{gen, rate}, rateEvent{r.EndNs, -rate})
 		}
 	}
-	slices.SortStableFunc(ev, func(a, b rateEvent) int {
-		switch {
-		case a.ns < b.ns:
-			return -1
-		case a.ns > b.ns:
-			return 1
-		}
-		return 0
-	})
+	slices.SortStableFunc(ev, func(a, b rateEvent) int { return cmp.Compare(a.ns, b.ns) })
 	return ev
 }
 
