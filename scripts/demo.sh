@@ -19,3 +19,5 @@ done
   --goodput "time_to_first_token:50 inter_token_latency:5" \
   --random-seed 42 --tokenizer builtin \
   --artifact-dir artifacts/demo --ui simple
+# The run's plots (PNG, pure Go) next to its artifacts.
+"$bin" plot artifacts/demo
