@@ -1,7 +1,6 @@
 package main
 
 import (
-	"bytes"
 	"encoding/json"
 	"github.com/aiperf-go/aiperf/internal/jsontest"
 	"os"
@@ -14,14 +13,7 @@ const analyzeTraceFixture = "../../core/traceanalysis/testdata/"
 
 func runAnalyzeTraceArgs(t *testing.T, args ...string) (string, error) {
 	t.Helper()
-	full := append([]string{"analyze-trace"}, args...)
-	root := newRootCmd(full)
-	var out bytes.Buffer
-	root.SetOut(&out)
-	root.SetErr(&out)
-	root.SetArgs(full)
-	err := root.Execute()
-	return out.String(), err
+	return runCommand(t, "analyze-trace", args...)
 }
 
 // TestAnalyzeTraceMatchesAIPerf runs the command on the fixture AIPerf 0.13

@@ -1,6 +1,7 @@
 package main
 
 import (
+	"bytes"
 	"io"
 	"net/http"
 	"strings"
@@ -29,4 +30,18 @@ func grepLines(s, substr string) string {
 		}
 	}
 	return strings.Join(out, "\n")
+}
+
+// runCommand runs the aiperf subcommand name with args through the root
+// command, as the binary would, and returns what it printed.
+func runCommand(t *testing.T, name string, args ...string) (string, error) {
+	t.Helper()
+	full := append([]string{name}, args...)
+	root := newRootCmd(full)
+	var out bytes.Buffer
+	root.SetOut(&out)
+	root.SetErr(&out)
+	root.SetArgs(full)
+	err := root.Execute()
+	return out.String(), err
 }

@@ -1,7 +1,6 @@
 package main
 
 import (
-	"bytes"
 	"context"
 	"encoding/json"
 	"os"
@@ -20,14 +19,7 @@ const synthFixture = "../../core/tracesynth/testdata/"
 
 func runSynthesizeArgs(t *testing.T, args ...string) (string, error) {
 	t.Helper()
-	full := append([]string{"synthesize"}, args...)
-	root := newRootCmd(full)
-	var out bytes.Buffer
-	root.SetOut(&out)
-	root.SetErr(&out)
-	root.SetArgs(full)
-	err := root.Execute()
-	return out.String(), err
+	return runCommand(t, "synthesize", args...)
 }
 
 // TestSynthesizeMatchesAIPerfAndRoundTrips runs the command on the trace

@@ -12,9 +12,6 @@ import (
 
 const (
 	defaultRole = "user"
-	// systemRole marks a leading history entry as the conversation's system
-	// prompt, which Anthropic takes as the top-level "system" field.
-	systemRole = "system"
 	// defaultMaxTokens is sent without a requested output length: the API
 	// requires max_tokens (AIPerf's default).
 	defaultMaxTokens = 1024
@@ -53,9 +50,7 @@ func (*Endpoint) FormatPayload(req sdk.RequestInfo) ([]byte, error) {
 		}
 		list.raw = raw
 	} else {
-		var lead string
-		lead, list.history = splitSystem(req.History)
-		system = openai.JoinSystemPrompt(system, lead)
+		system, list.history = openai.SystemField(system, req.History)
 	}
 
 	body := openai.NewObject(6 + len(req.ExtraInputs) + len(req.Turn.Extra))
@@ -84,15 +79,6 @@ func (*Endpoint) FormatPayload(req sdk.RequestInfo) ([]byte, error) {
 	return out, nil
 }
 
-// splitSystem takes a leading "system" history entry as the system prompt;
-// the rest of the history is sent as messages.
-func splitSystem(h []sdk.HistoryEntry) (string, []sdk.HistoryEntry) {
-	if len(h) > 0 && h[0].Role == systemRole {
-		return h[0].Text, h[1:]
-	}
-	return "", h
-}
-
 // checkMedia rejects the media the API has no content block for. Empty
 // entries are skipped like any empty part, as in AIPerf.
 func checkMedia(t *sdk.Turn) error {
@@ -111,7 +97,8 @@ func checkMedia(t *sdk.Turn) error {
 
 // sizeHint estimates the body size so it is built in one allocation.
 func sizeHint(req sdk.RequestInfo) int {
-	n := 160 + 64*len(req.ExtraInputs) + 64*len(req.Turn.Extra)
+	n := 160 + 64*len(req.ExtraInputs) + 64*len(req.Turn.Extra) + len(req.SystemMessage) + len(req.UserContextMessage) +
+		len(req.Turn.RawMessages) + len(req.Turn.RawTools)
 	for _, h := range req.History {
 		n += len(h.Text) + 40
 	}

@@ -4,6 +4,8 @@ import (
 	"bytes"
 	"encoding/json"
 	"fmt"
+
+	sdk "github.com/aiperf-go/aiperf/plugin-sdk"
 )
 
 // SystemPromptJoin separates a conversation's system prompt from the text of
@@ -11,17 +13,22 @@ import (
 // SYSTEM_PROMPT_JOIN_SEP).
 const SystemPromptJoin = "\n\n"
 
-// JoinSystemPrompt puts the conversation's system prompt before a system
-// text the dataset already carries (for APIs with a single system field:
-// Responses "instructions", Anthropic "system").
-func JoinSystemPrompt(system, own string) string {
+// SystemField splits what APIs with a single system field (Responses
+// "instructions", Anthropic "system") send there from the messages: the
+// conversation's system prompt, joined before a leading "system" history
+// entry of the dataset, and the rest of the history.
+func SystemField(system string, history []sdk.HistoryEntry) (string, []sdk.HistoryEntry) {
+	if len(history) == 0 || history[0].Role != "system" {
+		return system, history
+	}
+	own := history[0].Text
 	switch {
 	case system == "":
-		return own
+		return own, history[1:]
 	case own == "":
-		return system
+		return system, history[1:]
 	}
-	return system + SystemPromptJoin + own
+	return system + SystemPromptJoin + own, history[1:]
 }
 
 // SplitMessages splits a verbatim message array (sdk.Turn.RawMessages) into

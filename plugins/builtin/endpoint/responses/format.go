@@ -12,9 +12,6 @@ import (
 
 const (
 	defaultRole = "user"
-	// systemRole marks a leading history entry as the conversation's system
-	// prompt, which the Responses API takes as top-level "instructions".
-	systemRole = "system"
 )
 
 var errVideo = errors.New("the Responses API does not support video input; use --endpoint-type chat for video turns, or remove the video content")
@@ -46,9 +43,7 @@ func (*Endpoint) FormatPayload(req sdk.RequestInfo) ([]byte, error) {
 		}
 		items.raw = raw
 	} else {
-		var lead string
-		lead, items.history = splitSystem(req.History)
-		instructions = openai.JoinSystemPrompt(instructions, lead)
+		instructions, items.history = openai.SystemField(instructions, req.History)
 	}
 
 	body := openai.NewObject(7 + len(req.ExtraInputs) + len(req.Turn.Extra))
@@ -76,15 +71,6 @@ func (*Endpoint) FormatPayload(req sdk.RequestInfo) ([]byte, error) {
 		return nil, fmt.Errorf("responses: format payload: %w", err)
 	}
 	return out, nil
-}
-
-// splitSystem takes a leading "system" history entry as the instructions;
-// the rest of the history is sent as input items.
-func splitSystem(h []sdk.HistoryEntry) (string, []sdk.HistoryEntry) {
-	if len(h) > 0 && h[0].Role == systemRole {
-		return h[0].Text, h[1:]
-	}
-	return "", h
 }
 
 // replayUnsafe are the output item types the Responses API refuses as input
@@ -154,7 +140,8 @@ func head(s string, n int) string {
 
 // sizeHint estimates the body size so it is built in one allocation.
 func sizeHint(req sdk.RequestInfo) int {
-	n := 192 + 64*len(req.ExtraInputs) + 64*len(req.Turn.Extra)
+	n := 192 + 64*len(req.ExtraInputs) + 64*len(req.Turn.Extra) + len(req.SystemMessage) + len(req.UserContextMessage) +
+		len(req.Turn.RawMessages) + len(req.Turn.RawTools)
 	for _, h := range req.History {
 		n += len(h.Text) + 56
 	}
