@@ -171,8 +171,11 @@ type ProgressSnapshot struct {
 	Completed int64
 	Errors    int64
 	// Total is the phase's request count, 0 when unbounded.
-	Total   int64
-	Elapsed time.Duration
+	Total int64
+	// Duration is the phase's time limit (--benchmark-duration), 0 when
+	// none.
+	Duration time.Duration
+	Elapsed  time.Duration
 }
 
 // ProgressSource is polled by UIs.

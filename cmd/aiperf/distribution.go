@@ -62,6 +62,7 @@ import (
 	"github.com/aiperf-go/aiperf/plugins/builtin/timing"
 	"github.com/aiperf-go/aiperf/plugins/builtin/tokenizer/hf"
 	"github.com/aiperf-go/aiperf/plugins/builtin/tokenizer/tiktoken"
+	"github.com/aiperf-go/aiperf/plugins/builtin/ui/dashboardui"
 	"github.com/aiperf-go/aiperf/plugins/builtin/ui/noneui"
 	"github.com/aiperf-go/aiperf/plugins/builtin/ui/simpleui"
 	"github.com/aiperf-go/aiperf/plugins/builtin/urlselection"
@@ -180,6 +181,7 @@ func builtins() registry.Builtins {
 
 		registry.Provide(sdk.UIs, noneui.Name, func() sdk.UI { return noneui.New() }),
 		registry.Provide(sdk.UIs, simpleui.Name, func() sdk.UI { return simpleui.New() }),
+		registry.Provide(sdk.UIs, dashboardui.Name, func() sdk.UI { return dashboardui.New() }),
 
 		registry.Provide(sdk.Plots, builtinplot.TTFTOverTime, func() sdk.Plot { return builtinplot.New(builtinplot.TTFTOverTime) }),
 		registry.Provide(sdk.Plots, builtinplot.ITLOverTime, func() sdk.Plot { return builtinplot.New(builtinplot.ITLOverTime) }),

@@ -35,6 +35,7 @@ func Profile(ctx context.Context, reg *registry.Registry, s *Settings, stdout, s
 		fx.NopLogger,
 		fx.Supply(reg, s, host, fx.Annotate(stderr, fx.As(new(io.Writer))), fx.Annotate(ctx, fx.As(new(context.Context)))),
 		fx.Provide(
+			NewLogGate,
 			NewLogger,
 			NewEndpoint,
 			NewRunInfo,
@@ -46,7 +47,7 @@ func Profile(ctx context.Context, reg *registry.Registry, s *Settings, stdout, s
 			func(p runnerParams) *Runner {
 				return &Runner{Settings: p.Settings, Log: p.Log, Endpoint: p.Endpoint, Tokenizer: p.Tokenizer,
 					Composer: p.Composer, Transport: p.Transport, Host: p.Host, UI: p.UI,
-					Outputs: p.Outputs, RunInfo: p.RunInfo, Stdout: stdout}
+					Outputs: p.Outputs, RunInfo: p.RunInfo, Stdout: stdout, LogGate: p.LogGate}
 			},
 		),
 		// Before anything builds a plugin: plugins log to the run's log.
@@ -80,6 +81,7 @@ type runnerParams struct {
 	UI        sdk.UI
 	Outputs   *Outputs
 	RunInfo   sdk.RunInfo
+	LogGate   *LogGate
 }
 
 // unwrapFx reduces fx's dependency-chain error to the constructor's own

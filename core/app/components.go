@@ -3,7 +3,6 @@ package app
 import (
 	"context"
 	"fmt"
-	"io"
 	"log/slog"
 	"os"
 	"path/filepath"
@@ -227,9 +226,9 @@ func (o *Outputs) PhaseAccumulators(ctx context.Context, h *Host, phase string) 
 	return out, nil
 }
 
-// NewLogger logs to stderr at the chosen level and to logs/aiperf.log in the
+// NewLogger logs to stderr (through the gate a full-screen UI holds) at the chosen level and to logs/aiperf.log in the
 // artifact directory at debug level. Secrets are never passed to the logger.
-func NewLogger(lc fx.Lifecycle, s *Settings, stderr io.Writer) (*slog.Logger, error) {
+func NewLogger(lc fx.Lifecycle, s *Settings, stderr *LogGate) (*slog.Logger, error) {
 	path := filepath.Join(s.ArtifactDir, s.Files.Log)
 	if err := os.MkdirAll(filepath.Dir(path), 0o755); err != nil {
 		return nil, fmt.Errorf("create log directory: %w", err)

@@ -258,7 +258,7 @@ func TestNewLoggerWritesTheLogFile(t *testing.T) {
 		LogLevel: slog.LevelWarn}
 	lc := fxtest.NewLifecycle(t)
 	var stderr bytes.Buffer
-	log, err := NewLogger(lc, s, &stderr)
+	log, err := NewLogger(lc, s, NewLogGate(&stderr))
 	if err != nil {
 		t.Fatal(err)
 	}

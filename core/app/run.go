@@ -17,6 +17,7 @@ import (
 
 	"github.com/aiperf-go/aiperf/core/clock"
 	"github.com/aiperf-go/aiperf/core/engine"
+	"github.com/aiperf-go/aiperf/core/live"
 	"github.com/aiperf-go/aiperf/core/metrics"
 	"github.com/aiperf-go/aiperf/core/records"
 	"github.com/aiperf-go/aiperf/core/telemetry"
@@ -43,8 +44,10 @@ type Runner struct {
 	Transport sdk.Transport
 	Host      *Host
 	UI        sdk.UI
-	Outputs   *Outputs
-	RunInfo   sdk.RunInfo
+	// LogGate holds stderr log lines while a full-screen UI runs.
+	LogGate *LogGate
+	Outputs *Outputs
+	RunInfo sdk.RunInfo
 	// Stdout receives the console exporters' tables and the footer.
 	Stdout io.Writer
 
@@ -144,20 +147,33 @@ func (r *Runner) Run(ctx context.Context) (*Outcome, error) {
 	if err != nil {
 		return nil, err
 	}
+	// A UI other than "none" gets live statistics beside the progress.
+	var progress sdk.ProgressSource = eng
+	var tap *live.Tap
+	if s.Plugins.Names[sdk.CategoryUI] != "none" {
+		tap = live.NewTap(r.Outputs.Catalog)
+		progress = &live.Source{Progress: eng, Tap: tap, GPUs: sampler.Latest, Servers: sampler.ServerSources()}
+	}
 	pipe := records.NewPipeline(records.Config{
 		Endpoint: r.Endpoint, Tokenizer: r.Tokenizer, Processors: plugins(r.Outputs.Processors),
 		Accumulators: plugins(r.Outputs.Accumulators), WarmupAccumulators: plugins(r.warmupAccs), Sinks: recordSinks(sinks), Logger: r.Log, TokenSource: tokenSource(s),
 		Catalog: r.Outputs.Catalog, ProcessorNames: ids(r.Outputs.Processors),
-		Phases: metrics.PhaseLayout{Warmup: s.Warmup != nil},
+		Phases: metrics.PhaseLayout{Warmup: s.Warmup != nil}, Live: liveTap(tap),
 	})
 
-	r.UI.Start(ctx, eng)
+	r.UI.Start(ctx, progress)
+	if t, ok := r.UI.(sdk.TerminalUI); ok && t.OwnsTerminal() && r.LogGate != nil {
+		r.LogGate.Hold()
+	}
 	// The sampler runs on its own goroutines from before the first phase
 	// to after the last one.
 	sampler.Start(ctx)
 	runErr := r.runPhases(ctx, eng, pipe, warmup, profiling)
 	r.telemetryResults(sampler, ec)
 	r.UI.Stop()
+	if r.LogGate != nil {
+		r.LogGate.Release(filepath.Join(s.ArtifactDir, s.Files.Log))
+	}
 
 	// How long record processing (parsing, token counting, metrics) trails
 	// the last response: near zero means it kept up with the send rate.
@@ -592,3 +608,11 @@ func addSystemPrompt(convs []sdk.Conversation, prompt string) {
 // systemPromptJoin separates --system-prompt from a dataset's own system
 // message (AIPerf's SYSTEM_PROMPT_JOIN_SEP).
 const systemPromptJoin = "\n\n"
+
+// liveTap keeps a nil *live.Tap a nil interface, so the pipeline skips it.
+func liveTap(t *live.Tap) interface{ Add(*sdk.RecordMetrics) } {
+	if t == nil {
+		return nil
+	}
+	return t
+}

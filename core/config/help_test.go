@@ -110,7 +110,7 @@ func TestHelpGroupsAndAliases(t *testing.T) {
 		"  -v, --verbose\n",
 		"  -vv, --extra-verbose\n",
 		"  --ui-type, --ui <str>",
-		"      Default: simple when stderr is a terminal, else none",
+		"      Default: dashboard when stderr is a terminal, else none",
 		"  --user-config-file, --config <str>",
 		"  -h, --help\n",
 	}

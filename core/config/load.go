@@ -157,16 +157,26 @@ func (c *RunConfig) resolve(uiSet bool) []string {
 		c.LogLevel = "DEBUG"
 	}
 
+	// AIPerf: dashboard on a terminal, none otherwise; an explicit dashboard
+	// without a terminal, or with -v/-vv (the logs would tear the full
+	// screen), runs as simple.
 	c.UIType = sdk.NormalizeName(c.UIType)
+	tty := stderrIsTerminal()
 	switch {
 	case !uiSet || c.UIType == "":
 		c.UIType = "none"
-		if stderrIsTerminal() {
-			c.UIType = "simple"
+		if tty {
+			c.UIType = "dashboard"
+			if c.Verbose || c.ExtraVerbose {
+				c.UIType = "simple"
+			}
 		}
-	case c.UIType == "dashboard":
+	case c.UIType == "dashboard" && !tty:
 		c.UIType = "simple"
-		warnings = append(warnings, `--ui-type "dashboard" is not available yet; using "simple"`)
+		warnings = append(warnings, `--ui-type "dashboard" needs stderr to be a terminal; using "simple"`)
+	case c.UIType == "dashboard" && (c.Verbose || c.ExtraVerbose):
+		c.UIType = "simple"
+		warnings = append(warnings, `--ui-type "dashboard" with --verbose/--extra-verbose runs as "simple" (the logs would tear the dashboard)`)
 	}
 
 	if c.OutputTokensMean == nil && c.OutputTokensStddev != 0 {

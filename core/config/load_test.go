@@ -1,6 +1,7 @@
 package config
 
 import (
+	"fmt"
 	"reflect"
 	"strings"
 	"testing"
@@ -53,8 +54,8 @@ func TestDefaults(t *testing.T) {
 func TestDefaultUIOnTerminal(t *testing.T) {
 	pinTerminal(t, true)
 	cfg, _ := load(t, nil, "-m", "m")
-	if cfg.UIType != "simple" {
-		t.Errorf("UIType on a terminal = %q, want simple", cfg.UIType)
+	if cfg.UIType != "dashboard" {
+		t.Errorf("UIType on a terminal = %q, want dashboard", cfg.UIType)
 	}
 }
 
@@ -153,13 +154,41 @@ func TestFlagAliases(t *testing.T) {
 	}
 }
 
-func TestDashboardMapsToSimpleWithWarning(t *testing.T) {
-	cfg, warns := load(t, nil, "-m", "m", "--ui", "dashboard")
-	if cfg.UIType != "simple" {
-		t.Errorf("UIType = %q, want simple", cfg.UIType)
+// AIPerf's choice of UI: dashboard on a terminal, none otherwise, simple
+// with -v/-vv on a terminal; an explicit dashboard that cannot run there
+// runs as simple and says so.
+func TestUIChoice(t *testing.T) {
+	tests := []struct {
+		tty      bool
+		args     []string
+		want     string
+		warnWith string // "" : no warning
+	}{
+		{true, nil, "dashboard", ""},
+		{false, nil, "none", ""},
+		{true, []string{"-v"}, "simple", ""},
+		{true, []string{"-vv"}, "simple", ""},
+		{false, []string{"-v"}, "none", ""},
+		{true, []string{"--ui", "dashboard"}, "dashboard", ""},
+		{true, []string{"--ui-type", "simple"}, "simple", ""},
+		{false, []string{"--ui", "none"}, "none", ""},
+		{false, []string{"--ui", "dashboard"}, "simple", "needs stderr to be a terminal"},
+		{true, []string{"--ui", "dashboard", "--verbose"}, "simple", "--verbose/--extra-verbose"},
 	}
-	if len(warns) != 1 || !strings.Contains(warns[0], `"dashboard"`) {
-		t.Errorf("warnings = %q, want one about dashboard", warns)
+	for _, tt := range tests {
+		t.Run(fmt.Sprintf("tty=%v %q", tt.tty, tt.args), func(t *testing.T) {
+			pinTerminal(t, tt.tty)
+			cfg, warns := load(t, nil, append([]string{"-m", "m"}, tt.args...)...)
+			if cfg.UIType != tt.want {
+				t.Errorf("UIType = %q, want %q", cfg.UIType, tt.want)
+			}
+			switch {
+			case tt.warnWith == "" && len(warns) != 0:
+				t.Errorf("warnings = %q, want none", warns)
+			case tt.warnWith != "" && (len(warns) != 1 || !strings.Contains(warns[0], tt.warnWith) || !strings.Contains(warns[0], `"dashboard"`)):
+				t.Errorf("warnings = %q, want one about dashboard saying %q", warns, tt.warnWith)
+			}
+		})
 	}
 }
 

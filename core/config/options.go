@@ -558,8 +558,8 @@ var options = []*option{
 	{key: keyExtraVerbose, names: []string{"extra-verbose"}, helpShort: "vv", group: GroupService, kind: kindBool, def: false,
 		usage: "Equivalent to --log-level TRACE."},
 	{key: keyUIType, names: []string{"ui-type", "ui"}, group: GroupService, kind: kindString, category: sdk.CategoryUI,
-		defHelp: "simple when stderr is a terminal, else none",
-		usage:   "User interface for benchmark progress. dashboard is accepted and runs as simple (no TUI yet)."},
+		defHelp: "dashboard when stderr is a terminal, else none",
+		usage:   "User interface for benchmark progress: dashboard (full-screen live view), simple (one progress line per phase) or none. -v/-vv, or stderr not being a terminal, turn dashboard into simple."},
 	{key: keyPlugins, names: []string{"plugins"}, group: GroupService, kind: kindList,
 		usage: "Extra plugin manifest(s) (YAML) declaring gRPC or WASM plugins; repeatable. Also discovered: ~/.config/aiperf/plugins.d/*.yaml, ./aiperf-plugins.yaml and AIPERF_PLUGIN_PATH."},
 

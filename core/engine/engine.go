@@ -157,8 +157,14 @@ type Engine struct {
 	completed atomic.Int64
 	errors    atomic.Int64
 	total     atomic.Int64
+	duration  atomic.Int64
 	startedNs atomic.Int64
 	budget    atomic.Int64
+
+	// finished holds the final progress of every phase that ended, in
+	// order: a UI polling at its refresh misses a phase's last requests.
+	finishedMu sync.Mutex
+	finished   []sdk.ProgressSnapshot
 }
 
 // New builds an engine. requests (in conversation and turn order) must be
@@ -227,9 +233,14 @@ func (e *Engine) RunPhaseWith(ctx context.Context, timing sdk.TimingStrategy, pl
 	e.completed.Store(0)
 	e.errors.Store(0)
 	e.total.Store(int64(plan.RequestCount))
+	e.duration.Store(int64(plan.Duration))
 	e.startedNs.Store(clock.Now())
 	e.budget.Store(int64(e.opts.RequestBudget))
 	err := timing.Run(ctx, plan, s)
+	final := e.Snapshot()
+	e.finishedMu.Lock()
+	e.finished = append(e.finished, final)
+	e.finishedMu.Unlock()
 	if perr := s.pluginErr.Load(); perr != nil {
 		return fmt.Errorf("%s phase: %w", plan.Phase, *perr)
 	}
@@ -247,8 +258,16 @@ func (e *Engine) Snapshot() sdk.ProgressSnapshot {
 		Completed: e.completed.Load(),
 		Errors:    e.errors.Load(),
 		Total:     e.total.Load(),
+		Duration:  time.Duration(e.duration.Load()),
 		Elapsed:   time.Duration(clock.Now() - e.startedNs.Load()),
 	}
+}
+
+// Finished returns the final progress of every phase that ended, in order.
+func (e *Engine) Finished() []sdk.ProgressSnapshot {
+	e.finishedMu.Lock()
+	defer e.finishedMu.Unlock()
+	return append([]sdk.ProgressSnapshot(nil), e.finished...)
 }
 
 type sender struct {

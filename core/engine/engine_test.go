@@ -402,6 +402,11 @@ func TestRunPhaseResetsProgressPerPhase(t *testing.T) {
 			}
 		}
 	}
+	// Each ended phase keeps its final counts for the UIs.
+	fin := e.Finished()
+	if len(fin) != 2 || fin[0].Phase != sdk.PhaseWarmup || fin[0].Completed != 4 || fin[1].Phase != sdk.PhaseProfiling || fin[1].Completed != 6 {
+		t.Errorf("Finished = %+v, want warmup 4 then profiling 6", fin)
+	}
 }
 
 func TestRunPhaseCancelledSendsNothing(t *testing.T) {

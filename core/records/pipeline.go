@@ -28,6 +28,7 @@ type Pipeline struct {
 	accumulators []sdk.Accumulator
 	warmupAccs   []sdk.Accumulator
 	sinks        []sdk.RecordSink
+	live         interface{ Add(*sdk.RecordMetrics) }
 	log          *slog.Logger
 	tokenSource  TokenSource
 	// warned holds the undeclared tags already logged.
@@ -70,6 +71,9 @@ type Config struct {
 	TokenSource TokenSource
 	// Workers is the number of parsing goroutines; 0 means GOMAXPROCS.
 	Workers int
+	// Live, when set, sees every processed record (warmup and profiling)
+	// after the accumulators: a live display's statistics (core/live).
+	Live interface{ Add(*sdk.RecordMetrics) }
 }
 
 // NewPipeline starts the pipeline's goroutines.
@@ -92,7 +96,7 @@ func NewPipeline(cfg Config) *Pipeline {
 	}
 	p := &Pipeline{
 		endpoint: cfg.Endpoint, tokenizer: cfg.Tokenizer, processors: cfg.Processors,
-		names: names, catalog: cfg.Catalog, layout: cfg.Phases, accumulators: cfg.Accumulators, warmupAccs: cfg.WarmupAccumulators, sinks: cfg.Sinks, log: log, tokenSource: cfg.TokenSource,
+		names: names, catalog: cfg.Catalog, layout: cfg.Phases, accumulators: cfg.Accumulators, warmupAccs: cfg.WarmupAccumulators, sinks: cfg.Sinks, live: cfg.Live, log: log, tokenSource: cfg.TokenSource,
 		in:        make(chan engine.Completed, 4096),
 		processed: make(chan *sdk.RecordMetrics, 4096),
 	}
@@ -166,6 +170,9 @@ func (p *Pipeline) collect() {
 		}
 		for _, acc := range accs {
 			acc.Add(rm)
+		}
+		if p.live != nil {
+			p.live.Add(rm)
 		}
 		if len(p.sinks) > 0 {
 			info := metrics.ToRecordInfoIn(rm, p.catalog, RecordProcessorID, p.layout)

@@ -420,10 +420,10 @@ func TestPipelineRoutesWarmupRecordsToTheirOwnAccumulators(t *testing.T) {
 	}
 	info := testfixtures.StreamingRun()
 	cat := fixtureCatalog(t, info)
-	profiling, warmup, sink := newObserver(), newObserver(), newObserver()
+	profiling, warmup, sink, live := newObserver(), newObserver(), newObserver(), newObserver()
 	p := NewPipeline(Config{Endpoint: chat, Tokenizer: words, Processors: []sdk.RecordProcessor{testfixtures.Processor{}},
 		Catalog: cat, Accumulators: []sdk.Accumulator{profiling}, WarmupAccumulators: []sdk.Accumulator{warmup},
-		Sinks: []sdk.RecordSink{sink}, Phases: metrics.PhaseLayout{Warmup: true}})
+		Sinks: []sdk.RecordSink{sink}, Phases: metrics.PhaseLayout{Warmup: true}, Live: live})
 	for _, c := range done {
 		p.Submit(c)
 	}
@@ -432,8 +432,9 @@ func TestPipelineRoutesWarmupRecordsToTheirOwnAccumulators(t *testing.T) {
 	}
 	exactlyOnce(t, "warmup accumulator", warmup.added, done[:2])
 	exactlyOnce(t, "profiling accumulator", profiling.added, done[2:])
-	// Sinks get every record, numbered by phase as AIPerf's JSONL.
+	// Sinks and the live display's tap get every record.
 	exactlyOnce(t, "sink", sink.written, done)
+	exactlyOnce(t, "live tap", live.added, done)
 	for _, c := range done {
 		md := sink.lines[c.Record.XRequestID].Metadata
 		wantIndex := 1

@@ -7,7 +7,9 @@ import (
 	"context"
 	"fmt"
 	"log/slog"
+	"math"
 	"sync"
+	"sync/atomic"
 	"time"
 
 	"github.com/aiperf-go/aiperf/core/clock"
@@ -71,6 +73,8 @@ type gpuSource struct {
 	c sdk.GPUTelemetryCollector
 	// samples is only touched by the source's goroutine until Stop.
 	samples []sdk.GPUSample
+	// latest is the newest sample, for live displays (Latest).
+	latest atomic.Pointer[sdk.GPUSample]
 }
 
 type serverSource struct {
@@ -254,6 +258,53 @@ func (s *Sampler) sampleGPU(parent context.Context, g *gpuSource) {
 	}
 	perf := clock.Now()
 	g.samples = append(g.samples, sdk.GPUSample{PerfNs: perf, TimestampNs: clock.WallNs(perf), GPUs: readings})
+	g.latest.Store(&g.samples[len(g.samples)-1])
+}
+
+// ServerSources names the server-metrics sources being scraped.
+func (s *Sampler) ServerSources() []string {
+	if s == nil {
+		return nil
+	}
+	out := make([]string, len(s.servers))
+	for i, sv := range s.servers {
+		out[i] = sv.name
+	}
+	return out
+}
+
+// Latest returns the newest reading of every GPU, source by source, for a
+// live display; safe to call while sampling runs. A metric the GPU did not
+// report is NaN.
+func (s *Sampler) Latest() []sdk.LiveGPU {
+	if s == nil {
+		return nil
+	}
+	var out []sdk.LiveGPU
+	for _, g := range s.gpus {
+		sample := g.latest.Load()
+		if sample == nil {
+			continue
+		}
+		for _, r := range sample.GPUs {
+			out = append(out, sdk.LiveGPU{Source: g.name, Index: r.Index, Name: r.Name,
+				PowerW: first(r.Metrics, "nvidia_power_usage", "amd_power"), UtilPct: first(r.Metrics, "nvidia_gpu_utilization", "amd_gfx_activity"),
+				MemUsedGB: first(r.Metrics, "nvidia_memory_used", "amd_memory_used"), MemUtilPct: first(r.Metrics, "nvidia_memory_utilization", "amd_umc_activity"),
+				TempC: first(r.Metrics, "nvidia_temperature", "amd_temperature")})
+		}
+	}
+	return out
+}
+
+// first is the first of keys (AIPerf 0.13's GPU telemetry field names,
+// NVIDIA then AMD) that the reading has; NaN when none.
+func first(m map[string]float64, keys ...string) float64 {
+	for _, k := range keys {
+		if v, ok := m[k]; ok {
+			return v
+		}
+	}
+	return math.NaN()
 }
 
 func (s *Sampler) scrape(parent context.Context, sv *serverSource) {

@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"io"
 	"log/slog"
+	"math"
 	"net/http"
 	"net/http/httptest"
 	"strings"
@@ -161,5 +162,27 @@ func TestOptionalSourceFailsQuietly(t *testing.T) {
 	out := logs.String()
 	if !strings.Contains(out, "level=INFO") || !strings.Contains(out, "url="+downURL) || strings.Contains(out, "level=WARN") {
 		t.Errorf("log:\n%s\nwant one INFO line naming %s and no warning", out, downURL)
+	}
+}
+
+func TestLatestIsTheNewestReadingOfEveryGPU(t *testing.T) {
+	var nilS *Sampler
+	if nilS.Latest() != nil || nilS.ServerSources() != nil {
+		t.Error("nil sampler has live readings")
+	}
+	g := &gpuFake{}
+	s := New([]sdk.GPUTelemetryCollector{g}, nil, Options{Interval: time.Hour})
+	if s.Latest() != nil {
+		t.Error("readings before the first sample")
+	}
+	s.Start(context.Background())
+	s.Boundary() // a second sample, waited for
+	got := s.Latest()
+	r := s.Stop()
+	if len(got) != 1 || got[0].Source != "fake://gpu" || got[0].PowerW != float64(len(r.GPU[0].Samples)-1) {
+		t.Fatalf("latest %+v after %d samples: want power = the newest sample's", got, len(r.GPU[0].Samples))
+	}
+	if !math.IsNaN(got[0].TempC) || !math.IsNaN(got[0].UtilPct) {
+		t.Errorf("metrics the GPU did not report are %v, %v; want NaN", got[0].TempC, got[0].UtilPct)
 	}
 }

@@ -132,7 +132,7 @@ func (u *UI) loop(ctx context.Context, done chan<- struct{}) {
 func (u *UI) draw(snap sdk.ProgressSnapshot) {
 	phaseChanged := u.haveLast && snap.Phase != u.last.Phase
 	if phaseChanged {
-		u.finish(u.last)
+		u.finish(u.final(u.last))
 	}
 	if u.isTTY {
 		io.WriteString(u.w, "\r"+Line(snap)+"\x1b[K")
@@ -160,4 +160,17 @@ func isTerminal(w io.Writer) bool {
 	}
 	info, err := f.Stat()
 	return err == nil && info.Mode()&os.ModeCharDevice != 0
+}
+
+// final is the ended phase of last with the counts the source kept at its
+// end, when it keeps them (a poll misses the phase's last requests).
+func (u *UI) final(last sdk.ProgressSnapshot) sdk.ProgressSnapshot {
+	if live, ok := u.src.(sdk.LiveSource); ok {
+		for _, f := range live.Live().Finished {
+			if f.Phase == last.Phase {
+				return f
+			}
+		}
+	}
+	return last
 }

@@ -191,3 +191,35 @@ func TestLifecycleEdges(t *testing.T) {
 		t.Fatalf("want the final line once (plus at most one poll line), got %q", out.String())
 	}
 }
+
+// liveSource also keeps each ended phase's final counts, as the core's does.
+type liveSource struct {
+	fakeSource
+	finished []sdk.ProgressSnapshot
+}
+
+func (l *liveSource) Live() sdk.LiveView {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	return sdk.LiveView{Progress: l.snap, Finished: l.finished}
+}
+
+// A poll misses the last requests of a phase; the settled line of an ended
+// phase shows the counts the source kept at its end.
+func TestEndedPhaseShowsItsFinalCounts(t *testing.T) {
+	src := &liveSource{fakeSource: fakeSource{snap: sdk.ProgressSnapshot{Phase: "warmup", Completed: 23, Total: 40, Elapsed: time.Second}}}
+	out := &syncBuffer{}
+	u := New(WithWriter(out), WithTTY(false), WithRefresh(time.Millisecond))
+	u.Start(context.Background(), src)
+	waitFor(t, func() bool { return strings.Contains(out.String(), "Warmup:") })
+	src.mu.Lock()
+	src.finished = []sdk.ProgressSnapshot{{Phase: "warmup", Completed: 40, Total: 40, Elapsed: 2 * time.Second}}
+	src.snap = sdk.ProgressSnapshot{Phase: "profiling", Completed: 1, Total: 10, Elapsed: time.Millisecond}
+	src.mu.Unlock()
+	waitFor(t, func() bool { return strings.Contains(out.String(), "Profiling:") })
+	u.Stop()
+	want := Line(sdk.ProgressSnapshot{Phase: "warmup", Completed: 40, Total: 40, Elapsed: 2 * time.Second}) + "\n"
+	if !strings.Contains(out.String(), want) {
+		t.Errorf("no settled warmup line with 40/40:\n%s", out.String())
+	}
+}
