@@ -34,6 +34,63 @@ type PlotRun struct {
 	// Config is what the run's input_config says about its target and load;
 	// comparison plots group, label and check runs by it.
 	Config PlotRunConfig
+
+	// The optional time series below are empty when the run did not write
+	// their file. Their times are seconds from StartNs.
+
+	// StartNs is the run's time origin: the earliest request_start_ns of
+	// profile_export.jsonl (AIPerf's origin for GPU telemetry); the first
+	// telemetry sample's time when there are no requests.
+	StartNs int64
+	// Timeslices are the windows of profile_export_aiperf_timeslices.csv
+	// (written with --slice-duration), in file order.
+	Timeslices []PlotTimeslice
+	// SliceDuration is input_config's slice_duration in seconds; 0 when unset.
+	SliceDuration float64
+	// GPUs are the GPUs of gpu_telemetry_export.jsonl, by source then GPU
+	// index.
+	GPUs []PlotGPU
+	// ServerMetrics are the series of server_metrics_export.json that have
+	// timeslices (written with --slice-duration), by metric name.
+	ServerMetrics []PlotServerSeries
+}
+
+// PlotTimeslice is one window of the timeslice export: its index, its
+// bounds and its metrics keyed by the CSV's metric name, AIPerf's display
+// header ("Time to First Token"), which is how AIPerf's plots select them.
+type PlotTimeslice struct {
+	Index   int
+	StartNs int64
+	EndNs   int64
+	Metrics map[string]PlotStat
+}
+
+// PlotGPU is one GPU's samples: Times[i] is sample i's time and
+// Metrics[field][i] its value of an AIPerf telemetry field
+// (nvidia_power_usage in W, nvidia_gpu_utilization in %, nvidia_memory_used
+// in GB, nvidia_temperature in °C, ...); NaN where the sample lacks it.
+type PlotGPU struct {
+	Index   int
+	UUID    string
+	Name    string
+	Source  string
+	Times   []float64
+	Metrics map[string][]float64
+}
+
+// PlotServerSeries is one series (metric, endpoint, labels) of the server
+// metrics export with a value per timeslice at the slice's midpoint, as
+// AIPerf's plot loader reads it: a gauge's avg, a counter's rate, a
+// histogram's avg. Stats are the series' whole-run statistics.
+type PlotServerSeries struct {
+	Metric   string
+	Type     string
+	Unit     string
+	Endpoint string
+	Labels   map[string]string
+	Stats    map[string]float64
+	Times    []float64
+	Values   []float64
 }
 
 // PlotRunConfig is the part of a run's input_config that comparison plots

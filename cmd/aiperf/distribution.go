@@ -197,6 +197,17 @@ func builtins() registry.Builtins {
 		registry.Provide(sdk.Plots, builtinplot.TTFTVsLoad, func() sdk.Plot { return builtinplot.NewComparison(builtinplot.TTFTVsLoad) }),
 		registry.Provide(sdk.Plots, builtinplot.LatencyVsLoad, func() sdk.Plot { return builtinplot.NewComparison(builtinplot.LatencyVsLoad) }),
 		registry.Provide(sdk.Plots, builtinplot.ThroughputVsLoad, func() sdk.Plot { return builtinplot.NewComparison(builtinplot.ThroughputVsLoad) }),
+		registry.Provide(sdk.Plots, builtinplot.TimeslicesTTFT, func() sdk.Plot { return builtinplot.New(builtinplot.TimeslicesTTFT) }),
+		registry.Provide(sdk.Plots, builtinplot.TimeslicesITL, func() sdk.Plot { return builtinplot.New(builtinplot.TimeslicesITL) }),
+		registry.Provide(sdk.Plots, builtinplot.TimeslicesThroughput, func() sdk.Plot { return builtinplot.New(builtinplot.TimeslicesThroughput) }),
+		registry.Provide(sdk.Plots, builtinplot.TimeslicesLatency, func() sdk.Plot { return builtinplot.New(builtinplot.TimeslicesLatency) }),
+		registry.Provide(sdk.Plots, builtinplot.GPUUtilizationThroughput, func() sdk.Plot { return builtinplot.New(builtinplot.GPUUtilizationThroughput) }),
+		registry.Provide(sdk.Plots, builtinplot.GPUPowerOverTime, func() sdk.Plot { return builtinplot.New(builtinplot.GPUPowerOverTime) }),
+		registry.Provide(sdk.Plots, builtinplot.GPUUtilizationOverTime, func() sdk.Plot { return builtinplot.New(builtinplot.GPUUtilizationOverTime) }),
+		registry.Provide(sdk.Plots, builtinplot.GPUMemoryUsedOverTime, func() sdk.Plot { return builtinplot.New(builtinplot.GPUMemoryUsedOverTime) }),
+		registry.Provide(sdk.Plots, builtinplot.GPUTemperatureOverTime, func() sdk.Plot { return builtinplot.New(builtinplot.GPUTemperatureOverTime) }),
+		registry.Provide(sdk.Plots, builtinplot.ServerKVCacheUsageOverTime, func() sdk.Plot { return builtinplot.New(builtinplot.ServerKVCacheUsageOverTime) }),
+		registry.Provide(sdk.Plots, builtinplot.ServerRequestsOverTime, func() sdk.Plot { return builtinplot.New(builtinplot.ServerRequestsOverTime) }),
 	}
 }
 

@@ -10,6 +10,7 @@ import (
 	"io/fs"
 	"os"
 	"path/filepath"
+	"strings"
 
 	sdk "github.com/aiperf-go/aiperf/plugin-sdk"
 )
@@ -26,6 +27,9 @@ const maxLine = 64 << 20
 
 // ReadRun reads dir's summary and streams its per-request records into compact
 // rows (numbers only), so memory grows with the request count, not the file.
+// The optional time-series files (TimeslicesFile, GPUTelemetryFile,
+// ServerMetricsFile) are read when present; a malformed one is an error
+// naming the file and line.
 func ReadRun(dir string) (*sdk.PlotRun, error) {
 	if st, err := os.Stat(dir); err != nil {
 		if errors.Is(err, fs.ErrNotExist) {
@@ -44,10 +48,10 @@ func ReadRun(dir string) (*sdk.PlotRun, error) {
 		}
 	}
 	if len(missing) > 0 {
-		return nil, fmt.Errorf("run directory %s has no %v: expected %s and %s (written by `aiperf profile` under default export names)",
-			dir, missing, SummaryFile, RecordsFile)
+		return nil, fmt.Errorf("run directory %s lacks %s: expected %s and %s (written by `aiperf profile` under default export names)",
+			dir, strings.Join(missing, " and "), SummaryFile, RecordsFile)
 	}
-	summary, err := readSummary(filepath.Join(dir, SummaryFile))
+	summary, sliceDuration, err := readSummary(filepath.Join(dir, SummaryFile))
 	if err != nil {
 		return nil, err
 	}
@@ -55,17 +59,43 @@ func ReadRun(dir string) (*sdk.PlotRun, error) {
 	if err != nil {
 		return nil, err
 	}
-	return &sdk.PlotRun{Dir: dir, Summary: summary, Requests: reqs}, nil
+	run := &sdk.PlotRun{Dir: dir, Summary: summary, Requests: reqs, SliceDuration: sliceDuration}
+	for _, r := range reqs {
+		if r.StartNs > 0 && (run.StartNs == 0 || r.StartNs < run.StartNs) {
+			run.StartNs = r.StartNs
+		}
+	}
+	if err := readSeries(dir, run); err != nil {
+		return nil, err
+	}
+	return run, nil
 }
 
-func readSummary(path string) (map[string]sdk.PlotStat, error) {
+// readSummary returns the summary's metrics and input_config's
+// slice_duration (under output or artifacts, where AIPerf's loader looks).
+func readSummary(path string) (map[string]sdk.PlotStat, float64, error) {
 	b, err := os.ReadFile(path)
 	if err != nil {
-		return nil, fmt.Errorf("read %s: %w", path, err)
+		return nil, 0, fmt.Errorf("read %s: %w", path, err)
 	}
 	var top map[string]json.RawMessage
 	if err := json.Unmarshal(b, &top); err != nil {
-		return nil, fmt.Errorf("parse %s: %w", path, err)
+		return nil, 0, fmt.Errorf("parse %s: %w", path, err)
+	}
+	var ic struct {
+		Output, Artifacts struct {
+			SliceDuration *float64 `json:"slice_duration"`
+		}
+	}
+	var sliceDuration float64
+	// A config of another shape only loses the slice labels, not the run.
+	if raw, ok := top["input_config"]; ok && json.Unmarshal(raw, &ic) == nil {
+		for _, d := range []*float64{ic.Output.SliceDuration, ic.Artifacts.SliceDuration} {
+			if d != nil && *d > 0 {
+				sliceDuration = *d
+				break
+			}
+		}
 	}
 	out := map[string]sdk.PlotStat{}
 	for name, raw := range top {
@@ -86,7 +116,7 @@ func readSummary(path string) (map[string]sdk.PlotStat, error) {
 		}
 		out[name] = st
 	}
-	return out, nil
+	return out, sliceDuration, nil
 }
 
 type record struct {

@@ -57,8 +57,8 @@ func TestReadRunBadInput(t *testing.T) {
 		name, dir string
 		want      []string
 	}{
-		{"empty", dir, []string{dir, "[" + SummaryFile + " " + RecordsFile + "]"}},
-		{"records missing", onlySummary, []string{onlySummary, "has no [" + RecordsFile + "]"}},
+		{"empty", dir, []string{dir, "lacks " + SummaryFile + " and " + RecordsFile + ":"}},
+		{"records missing", onlySummary, []string{onlySummary, "lacks " + RecordsFile + ":"}},
 		{"missing dir", filepath.Join(dir, "x"), []string{"does not exist"}},
 		{"bad jsonl line", badLine, []string{filepath.Join(badLine, RecordsFile) + ":2:"}},
 	} {

@@ -40,7 +40,8 @@ const (
 	rollingPercentileSpan = 10 // AIPerf's calculate_rolling_percentiles default: min(10, n)
 )
 
-// Names lists the built-in plot types in the order the command draws them.
+// Names lists the built-in per-request plot types in the order the command
+// draws them; SeriesNames (series.go) are those of the run's time series.
 var Names = []string{TTFTOverTime, ITLOverTime, LatencyOverTime, ThroughputOverTime,
 	TTFTDistribution, ITLDistribution, LatencyDistribution, ISLvsOSL}
 
@@ -64,7 +65,7 @@ func New(name string) sdk.Plot {
 	case ISLvsOSL:
 		return islOSL{}
 	}
-	return nil
+	return newSeriesPlot(name)
 }
 
 type theme struct{ bg, fg, grid, primary, secondary color.Color }
@@ -105,6 +106,12 @@ func styleScatter(s *plotter.Scatter, t theme) {
 
 // encode renders p in opts' format and size.
 func encode(p *gplot.Plot, opts sdk.PlotOptions, w io.Writer) error {
+	return encodeWith(p.Draw, opts, w)
+}
+
+// encodeWith renders what paint draws on the whole canvas in opts' format
+// and size.
+func encodeWith(paint func(draw.Canvas), opts sdk.PlotOptions, w io.Writer) error {
 	width, height := opts.Width, opts.Height
 	if width <= 0 || height <= 0 {
 		width, height = 1600, 800
@@ -118,12 +125,12 @@ func encode(p *gplot.Plot, opts sdk.PlotOptions, w io.Writer) error {
 			dpi = 150
 		}
 		c := vgimg.NewWith(vgimg.UseWH(wl, hl), vgimg.UseDPI(dpi))
-		p.Draw(draw.New(c))
+		paint(draw.New(c))
 		_, err := vgimg.PngCanvas{Canvas: c}.WriteTo(w)
 		return err
 	case "svg":
 		c := vgsvg.New(wl, hl)
-		p.Draw(draw.New(c))
+		paint(draw.New(c))
 		_, err := c.WriteTo(w)
 		return err
 	}

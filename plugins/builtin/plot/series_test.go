@@ -1,0 +1,247 @@
+package plot
+
+import (
+	"bytes"
+	"encoding/xml"
+	"errors"
+	"image/png"
+	"io"
+	"math"
+	"slices"
+	"strings"
+	"testing"
+
+	"github.com/aiperf-go/aiperf/core/artifacts"
+	sdk "github.com/aiperf-go/aiperf/plugin-sdk"
+	gplot "gonum.org/v1/plot"
+	"gonum.org/v1/plot/plotter"
+)
+
+func readFixture(t *testing.T, name string) *sdk.PlotRun {
+	t.Helper()
+	run, err := artifacts.ReadRun("../../../testdata/plot/" + name)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return run
+}
+
+// svgText is every <text> of an SVG, which must parse as XML.
+func svgText(t *testing.T, b []byte) string {
+	t.Helper()
+	d := xml.NewDecoder(bytes.NewReader(b))
+	var root string
+	var text strings.Builder
+	inText := false
+	for {
+		tok, err := d.Token()
+		if errors.Is(err, io.EOF) {
+			break
+		}
+		if err != nil {
+			t.Fatalf("svg does not parse: %v", err)
+		}
+		switch el := tok.(type) {
+		case xml.StartElement:
+			if root == "" {
+				root = el.Name.Local
+			}
+			inText = el.Name.Local == "text"
+		case xml.CharData:
+			if inText {
+				text.Write(el)
+				text.WriteByte('\n')
+			}
+		case xml.EndElement:
+			inText = false
+		}
+	}
+	if root != "svg" {
+		t.Fatalf("svg root element %q", root)
+	}
+	return text.String()
+}
+
+// Every time-series plot draws on the telemetry fixture (a real run against
+// the mock): PNGs at AIPerf's 1600x800 scale 1.5, SVGs that parse and carry
+// the plot's title and legend.
+func TestSeriesPlotsRenderOnTelemetryRun(t *testing.T) {
+	run := readFixture(t, "telemetry_run")
+	want := map[string][]string{
+		TimeslicesTTFT:       {"Time to First Token Across Time Slices", "Time to First Token (ms)", "Timeslice (s)", "0-1", "4-5", "Run Average: 15.93 ms", "Run Std: 0.23 ms", "Timeslice Average", "±1 Timeslice Std"},
+		TimeslicesITL:        {"Inter Token Latency Across Time Slices", "Inter Token Latency (ms)", "Run Average:"},
+		TimeslicesThroughput: {"Request Throughput Across Time Slices", "Request Throughput (requests/sec)", "Timeslice Average"},
+		TimeslicesLatency:    {"Request Latency Across Time Slices", "Request Latency (ms)", "Run Average:"},
+		GPUUtilizationThroughput: {"Output Token Throughput with GPU Utilization",
+			"GPU activity semantics are vendor-specific and not comparable across vendors.",
+			"Output Token Throughput (tokens/s)", "NVIDIA GPU Utilization (%)", "Time (s)"},
+		GPUPowerOverTime:           {"NVIDIA GPU Power Usage Over Time", "NVIDIA GPU Power Usage (W)", "GPU 0", "GPU 1"},
+		GPUUtilizationOverTime:     {"NVIDIA GPU Utilization Over Time", "NVIDIA GPU Utilization (%)", "GPU 1"},
+		GPUMemoryUsedOverTime:      {"NVIDIA GPU Memory Used Over Time", "NVIDIA GPU Memory Used (GB)"},
+		GPUTemperatureOverTime:     {"NVIDIA GPU Temperature Over Time", "NVIDIA GPU Temperature (°C)"},
+		ServerKVCacheUsageOverTime: {"vllm:kv_cache_usage_perc Over Time", "vllm:kv_cache_usage_perc (ratio)", "Run Average: 0.0015 ratio"},
+		ServerRequestsOverTime:     {"Server Requests Running and Waiting Over Time", "vllm:num_requests_running", "vllm:num_requests_waiting"},
+	}
+	if len(want) != len(SeriesNames) {
+		t.Fatalf("test covers %d plots, SeriesNames has %d", len(want), len(SeriesNames))
+	}
+	for _, name := range SeriesNames {
+		t.Run(name, func(t *testing.T) {
+			p := New(name)
+			if p == nil || !p.Applies(run) {
+				t.Fatalf("%s does not apply to a run with its data", name)
+			}
+			var b bytes.Buffer
+			if err := p.Render(run, sdk.PlotOptions{Format: "png", Width: 1600, Height: 800, DPI: 150, Theme: "light"}, &b); err != nil {
+				t.Fatal(err)
+			}
+			img, err := png.Decode(&b)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if bd := img.Bounds(); bd.Dx() != 2400 || bd.Dy() != 1200 {
+				t.Errorf("png %dx%d, want 2400x1200", bd.Dx(), bd.Dy())
+			}
+			b.Reset()
+			if err := p.Render(run, sdk.PlotOptions{Format: "svg", Width: 1600, Height: 800, Theme: "dark"}, &b); err != nil {
+				t.Fatal(err)
+			}
+			text := svgText(t, b.Bytes())
+			for _, w := range want[name] {
+				if !strings.Contains(text, w) {
+					t.Errorf("svg text lacks %q:\n%s", w, text)
+				}
+			}
+		})
+	}
+}
+
+// A run without the files (single_run has no timeslices, GPU telemetry or
+// server metrics) gets none of these plots, so `aiperf plot` skips them.
+func TestSeriesPlotsSkipRunsWithoutData(t *testing.T) {
+	run := readFixture(t, "single_run")
+	for _, name := range SeriesNames {
+		if New(name).Applies(run) {
+			t.Errorf("%s applies to a run without its data", name)
+		}
+	}
+	// The data present but not the field: AMD power only, no utilization.
+	amd := &sdk.PlotRun{GPUs: []sdk.PlotGPU{{Times: []float64{0}, Metrics: map[string][]float64{"amd_power": {300}}}}}
+	for name, want := range map[string]bool{GPUPowerOverTime: true, GPUUtilizationOverTime: false, GPUUtilizationThroughput: false, GPUTemperatureOverTime: false} {
+		if got := New(name).Applies(amd); got != want {
+			t.Errorf("%s.Applies(AMD power only) = %v, want %v", name, got, want)
+		}
+	}
+	// Timeslices without the metric.
+	other := &sdk.PlotRun{Timeslices: []sdk.PlotTimeslice{{Metrics: map[string]sdk.PlotStat{"Request Latency": {Stats: map[string]float64{"avg": 1}}}}}}
+	if New(TimeslicesTTFT).Applies(other) || !New(TimeslicesLatency).Applies(other) {
+		t.Error("timeslice plots apply by their own metric")
+	}
+}
+
+// AIPerf's detect_directional_outliers: beyond run avg ± (run std + the
+// window's std), above for a latency, below for a throughput.
+func TestOutliers(t *testing.T) {
+	for _, tc := range []struct {
+		name         string
+		ys, stds     []float64
+		avg, std     float64
+		higherBetter bool
+		want         []bool
+	}{
+		{"latency", []float64{10, 14, 17}, []float64{0, 0, 5}, 12, 1, false, []bool{false, true, false}},
+		{"latency without window stds", []float64{13, 13.5}, nil, 12, 1, false, []bool{false, true}},
+		{"throughput", []float64{10, 14, 5}, []float64{0, 0, 5}, 12, 1, true, []bool{true, false, true}},
+		{"no run std", []float64{100}, nil, 12, math.NaN(), false, []bool{false}},
+	} {
+		if got := outliers(tc.ys, tc.stds, tc.avg, tc.std, tc.higherBetter); !slices.Equal(got, tc.want) {
+			t.Errorf("%s: %v, want %v", tc.name, got, tc.want)
+		}
+	}
+}
+
+// The reference line comes from the summary, and not for a single-stat
+// metric (AIPerf's _is_single_stat_metric).
+func TestRunAverage(t *testing.T) {
+	run := readFixture(t, "telemetry_run")
+	if avg, std := runAverage(run, metricTTFT); avg != 15.928322666666666 || std != 0.2293197022212052 {
+		t.Errorf("TTFT run average %v ± %v", avg, std)
+	}
+	if avg, std := runAverage(run, metricRequestThroughput); !math.IsNaN(avg) || !math.IsNaN(std) {
+		t.Errorf("request throughput (avg only) got a reference line %v ± %v", avg, std)
+	}
+	if avg, _ := runAverage(run, "no_such_metric"); !math.IsNaN(avg) {
+		t.Error("missing metric got a reference line")
+	}
+}
+
+// Window ticks sit mid-window labelled "start-end" as AIPerf's; past 30
+// windows every k-th is labelled.
+func TestSliceTicks(t *testing.T) {
+	label := func(ts []gplot.Tick) (vals []float64, labels []string) {
+		for _, tk := range ts {
+			vals, labels = append(vals, tk.Value), append(labels, tk.Label)
+		}
+		return
+	}
+	vals, labels := label(sliceTicks(2, 10))
+	if !slices.Equal(vals, []float64{5, 15, 25}) || !slices.Equal(labels, []string{"0-10", "10-20", "20-30"}) {
+		t.Errorf("10 s windows: %v %v", vals, labels)
+	}
+	if _, labels := label(sliceTicks(1, 0.5)); !slices.Equal(labels, []string{"0-0.5", "0.5-1"}) {
+		t.Errorf("half-second windows: %v", labels)
+	}
+	ts := sliceTicks(99, 1)
+	n := 0
+	for i, tk := range ts {
+		if tk.Label != "" {
+			n++
+			if i%4 != 0 {
+				t.Errorf("window %d labelled", i)
+			}
+		}
+	}
+	if len(ts) != 100 || n != 25 {
+		t.Errorf("100 windows: %d ticks, %d labelled, want 100 and 25", len(ts), n)
+	}
+	// A billion windows (a corrupt index) still makes about 30 ticks.
+	ts = sliceTicks(999_999_999, 1)
+	if len(ts) != 30 || ts[1].Value != 33_333_334.5 || ts[1].Label != "33333334-33333335" {
+		t.Errorf("a billion windows: %d ticks, second %+v", len(ts), ts[1])
+	}
+}
+
+// AIPerf's aggregate_gpu_telemetry: the GPUs' mean at each sample time,
+// a GPU without the value at a time left out of that mean.
+func TestMeanAcrossGPUs(t *testing.T) {
+	run := &sdk.PlotRun{GPUs: []sdk.PlotGPU{
+		{Times: []float64{0, 1}, Metrics: map[string][]float64{"u": {0, 40}}},
+		{Times: []float64{0, 1, 2}, Metrics: map[string][]float64{"u": {20, math.NaN(), 30}}},
+	}}
+	want := plotter.XYs{{X: 0, Y: 10}, {X: 1, Y: 40}, {X: 2, Y: 30}}
+	if got := meanAcrossGPUs(run, "u"); !slices.Equal(got, want) {
+		t.Errorf("mean %v, want %v", got, want)
+	}
+}
+
+// Without a slice duration the windows are numbered, not timed, and a
+// plot asked to draw data it lacks says so instead of panicking.
+func TestSeriesPlotsEdgeCases(t *testing.T) {
+	run := &sdk.PlotRun{Timeslices: []sdk.PlotTimeslice{
+		{Index: 0, Metrics: map[string]sdk.PlotStat{"Request Latency": {Unit: "ms", Stats: map[string]float64{"avg": 10}}}},
+		{Index: 1, Metrics: map[string]sdk.PlotStat{"Request Latency": {Unit: "ms", Stats: map[string]float64{"avg": 12}}}},
+	}}
+	var b bytes.Buffer
+	if err := New(TimeslicesLatency).Render(run, sdk.PlotOptions{Format: "svg"}, &b); err != nil {
+		t.Fatal(err)
+	}
+	if text := svgText(t, b.Bytes()); !strings.Contains(text, "Timeslice\n") || strings.Contains(text, "Timeslice (s)") {
+		t.Errorf("x axis without a slice duration:\n%s", text)
+	}
+	empty := &sdk.PlotRun{}
+	for _, name := range SeriesNames {
+		if err := New(name).Render(empty, sdk.PlotOptions{Format: "png"}, io.Discard); err == nil {
+			t.Errorf("%s rendered a run without its data", name)
+		}
+	}
+}
