@@ -2,6 +2,7 @@ package live
 
 import (
 	"math"
+	"slices"
 	"testing"
 	"time"
 
@@ -55,7 +56,7 @@ func TestTapShowsTheStreamingMetricsInOrderAndInDisplayUnits(t *testing.T) {
 	for _, m := range ms {
 		tags = append(tags, m.Tag)
 	}
-	if want := []string{"time_to_first_token", "inter_token_latency", "request_latency", "output_sequence_length"}; !equal(tags, want) {
+	if want := []string{"time_to_first_token", "inter_token_latency", "request_latency", "output_sequence_length"}; !slices.Equal(tags, want) {
 		t.Fatalf("tags %v, want %v", tags, want)
 	}
 	got := byTag(ms)
@@ -129,18 +130,6 @@ func TestSourceJoinsProgressStatisticsAndTelemetry(t *testing.T) {
 	if src.Snapshot().Completed != 1 {
 		t.Error("Snapshot does not pass the progress through")
 	}
-}
-
-func equal(a, b []string) bool {
-	if len(a) != len(b) {
-		return false
-	}
-	for i := range a {
-		if a[i] != b[i] {
-			return false
-		}
-	}
-	return true
 }
 
 // BenchmarkTapAdd is the live display's cost per record on the collector

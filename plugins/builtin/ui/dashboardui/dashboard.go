@@ -99,7 +99,7 @@ func (u *UI) Start(ctx context.Context, src sdk.ProgressSource) {
 		ctx = context.Background()
 	}
 	u.started, u.src = true, src
-	term := isTerminal(u.w)
+	term := simpleui.IsTerminal(u.w)
 	tty := term
 	if u.tty != nil {
 		tty = *u.tty
@@ -172,13 +172,4 @@ func (u *UI) Stop() {
 func summary(f Frame, seen bool, last sdk.ProgressSnapshot) []sdk.ProgressSnapshot {
 	f = settle(f, seen, last)
 	return append(f.Done[:len(f.Done):len(f.Done)], f.Progress)
-}
-
-func isTerminal(w io.Writer) bool {
-	f, ok := w.(*os.File)
-	if !ok {
-		return false
-	}
-	info, err := f.Stat()
-	return err == nil && info.Mode()&os.ModeCharDevice != 0
 }

@@ -79,7 +79,7 @@ func (u *UI) Start(ctx context.Context, src sdk.ProgressSource) {
 		return
 	}
 	u.src = src
-	u.isTTY = isTerminal(u.w)
+	u.isTTY = IsTerminal(u.w)
 	if u.tty != nil {
 		u.isTTY = *u.tty
 	}
@@ -153,7 +153,8 @@ func (u *UI) finish(snap sdk.ProgressSnapshot) {
 	u.last, u.haveLast = snap, true
 }
 
-func isTerminal(w io.Writer) bool {
+// IsTerminal reports whether w is a character device (a terminal).
+func IsTerminal(w io.Writer) bool {
 	f, ok := w.(*os.File)
 	if !ok {
 		return false
