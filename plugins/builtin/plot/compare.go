@@ -5,12 +5,12 @@ import (
 	"fmt"
 	"image/color"
 	"io"
-	"math"
 	"path/filepath"
 	"slices"
 	"strconv"
 
 	sdk "github.com/aiperf-go/aiperf/plugin-sdk"
+	"github.com/aiperf-go/aiperf/plugins/builtin/plot/plotdata"
 	gplot "gonum.org/v1/plot"
 	"gonum.org/v1/plot/plotter"
 	"gonum.org/v1/plot/vg"
@@ -92,35 +92,6 @@ func haveStats(runs []*sdk.PlotRun, metric string, names ...string) bool {
 	return true
 }
 
-// ParetoFrontier marks the points no other point beats on both axes, with
-// AIPerf's sweep (plot_generator._compute_pareto_frontier): sorted by x, the
-// scan keeps a point whose y is at least the best seen from the better-x
-// side, so identical points are all on the frontier. The result is in input order.
-func ParetoFrontier(xs, ys []float64, xHigherBetter, yHigherBetter bool) []bool {
-	n := min(len(xs), len(ys))
-	out := make([]bool, n)
-	idx := make([]int, n)
-	for i := range idx {
-		idx[i] = i
-	}
-	slices.SortStableFunc(idx, func(a, b int) int { return cmp.Compare(xs[a], xs[b]) })
-	if xHigherBetter {
-		slices.Reverse(idx) // scan from the best x down
-	}
-	best := math.Inf(1)
-	better := func(y float64) bool { return y <= best }
-	if yHigherBetter {
-		best = math.Inf(-1)
-		better = func(y float64) bool { return y >= best }
-	}
-	for _, i := range idx {
-		if better(ys[i]) {
-			out[i], best = true, ys[i]
-		}
-	}
-	return out
-}
-
 // runLabel names a run at its point: its load, else its directory.
 func runLabel(r *sdk.PlotRun) string {
 	switch {
@@ -130,19 +101,6 @@ func runLabel(r *sdk.PlotRun) string {
 		return "rate=" + strconv.FormatFloat(r.Config.RequestRate, 'f', -1, 64)
 	}
 	return filepath.Base(r.Dir)
-}
-
-// byModel groups runs into series by model, as AIPerf's groups: [model].
-func byModel(runs []*sdk.PlotRun) (models []string, groups map[string][]*sdk.PlotRun) {
-	groups = map[string][]*sdk.PlotRun{}
-	for _, r := range runs {
-		m := r.Config.Model
-		if _, ok := groups[m]; !ok {
-			models = append(models, m)
-		}
-		groups[m] = append(groups[m], r)
-	}
-	return models, groups
 }
 
 // palette after AIPerf's NVIDIA green first, then distinct hues per series.
@@ -182,12 +140,13 @@ func (p pareto) AppliesToRuns(runs []*sdk.PlotRun) bool {
 func (p pareto) RenderRuns(runs []*sdk.PlotRun, opts sdk.PlotOptions, w io.Writer) error {
 	t := themeOf(opts.Theme)
 	pl := newPlot(t, p.title, p.x.label, p.y.label)
-	models, groups := byModel(runs)
+	models, groups := plotdata.ByModel(runs)
 	for i, m := range models {
 		c := palette[i%len(palette)]
 		var pts plotter.XYs
 		var labels []string
-		for _, r := range groups[m] {
+		for _, k := range groups[m] {
+			r := runs[k]
 			x, _ := stat(r, p.x.metric, p.x.stat)
 			y, _ := stat(r, p.y.metric, p.y.stat)
 			pts = append(pts, plotter.XY{X: x, Y: y})
@@ -225,7 +184,7 @@ func linePoints(pts plotter.XYs, p pareto, c color.Color) *plotter.Line {
 	for i, q := range pts {
 		xs[i], ys[i] = q.X, q.Y
 	}
-	keep := ParetoFrontier(xs, ys, p.x.higherBetter, p.y.higherBetter)
+	keep := plotdata.ParetoFrontier(xs, ys, p.x.higherBetter, p.y.higherBetter)
 	var line plotter.XYs
 	for i, q := range pts {
 		if p.noFrontier || keep[i] {
@@ -258,29 +217,6 @@ func padRanges(pl *gplot.Plot) {
 	}
 }
 
-// loadAxis picks the swept load as AIPerf's auto_select_label_by prefers
-// concurrency: concurrency when every run sets it, else request rate when
-// every run sets it; ok is false for runs that mix or lack both.
-func loadAxis(runs []*sdk.PlotRun) (label string, of func(*sdk.PlotRun) float64, ok bool) {
-	all := func(f func(*sdk.PlotRun) float64) bool {
-		for _, r := range runs {
-			if f(r) <= 0 {
-				return false
-			}
-		}
-		return len(runs) > 0
-	}
-	conc := func(r *sdk.PlotRun) float64 { return r.Config.Concurrency }
-	rate := func(r *sdk.PlotRun) float64 { return r.Config.RequestRate }
-	switch {
-	case all(conc):
-		return "Concurrency", conc, true
-	case all(rate):
-		return "Request Rate (requests/sec)", rate, true
-	}
-	return "", nil, false
-}
-
 // vsLoad plots statistics of one metric against the runs' load, a line per
 // statistic and model.
 type vsLoad struct {
@@ -291,21 +227,24 @@ type vsLoad struct {
 }
 
 func (v vsLoad) AppliesToRuns(runs []*sdk.PlotRun) bool {
-	_, _, ok := loadAxis(runs)
+	_, _, ok := plotdata.LoadAxis(runs)
 	return ok && haveStats(runs, v.metric, v.stats...)
 }
 
 func (v vsLoad) RenderRuns(runs []*sdk.PlotRun, opts sdk.PlotOptions, w io.Writer) error {
-	xLabel, load, ok := loadAxis(runs)
+	xLabel, load, ok := plotdata.LoadAxis(runs)
 	if !ok {
 		return fmt.Errorf("%s: the runs do not all set a concurrency or all a request rate", v.title)
 	}
 	t := themeOf(opts.Theme)
 	pl := newPlot(t, v.title, xLabel, v.yLabel)
-	models, groups := byModel(runs)
+	models, groups := plotdata.ByModel(runs)
 	k := 0
 	for _, m := range models {
-		rs := slices.Clone(groups[m])
+		rs := make([]*sdk.PlotRun, len(groups[m]))
+		for i, j := range groups[m] {
+			rs[i] = runs[j]
+		}
 		slices.SortStableFunc(rs, func(a, b *sdk.PlotRun) int { return cmp.Compare(load(a), load(b)) })
 		for _, s := range v.stats {
 			pts := make(plotter.XYs, len(rs))
@@ -313,20 +252,14 @@ func (v vsLoad) RenderRuns(runs []*sdk.PlotRun, opts sdk.PlotOptions, w io.Write
 				pts[i].X = load(r)
 				pts[i].Y, _ = stat(r, v.metric, s)
 			}
-			l, sc, err := plotter.NewLinePoints(pts)
-			if err != nil {
-				return fmt.Errorf("%s: %w", v.title, err)
-			}
-			c := palette[k%len(palette)]
-			k++
-			l.Color, l.Width = c, vg.Points(2)
-			sc.Color, sc.Shape, sc.Radius = c, draw.CircleGlyph{}, vg.Points(4)
-			pl.Add(l, sc)
 			name := s
 			if len(models) > 1 {
 				name = seriesName(m) + " " + s
 			}
-			pl.Legend.Add(name, l, sc)
+			if err := addLine(pl, pts, palette[k%len(palette)], vg.Points(4), name); err != nil {
+				return fmt.Errorf("%s: %w", v.title, err)
+			}
+			k++
 		}
 	}
 	padRanges(pl)

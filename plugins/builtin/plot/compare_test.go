@@ -3,42 +3,10 @@ package plot
 import (
 	"bytes"
 	"image/png"
-	"slices"
 	"testing"
 
 	sdk "github.com/aiperf-go/aiperf/plugin-sdk"
 )
-
-// ParetoFrontier follows AIPerf's _compute_pareto_frontier: sorted by x, a
-// point is kept when its y is at least as good as every point with a better x.
-func TestParetoFrontier(t *testing.T) {
-	for _, tc := range []struct {
-		name         string
-		xs, ys       []float64
-		xHigh, yHigh bool
-		want         []bool
-	}{
-		// The checked-in sweep (testdata/plot/sweep): per-user vs total output
-		// token throughput at concurrency 1, 4, 8. c=1 is beaten by c=4 on both.
-		{"sweep interactivity", []float64{500.08071902824884, 500.0809225966733, 499.86842495666406},
-			[]float64{384.44824180834, 1529.145516584131, 2870.1719601744257}, true, true, []bool{false, true, true}},
-		// Latency (lower better) vs throughput (higher better): 120 ms at 900
-		// tok/s is beaten by 100 ms at 1000.
-		{"latency vs throughput", []float64{100, 120, 150, 200}, []float64{1000, 900, 1500, 1400}, false, true,
-			[]bool{true, false, true, false}},
-		{"identical points all kept", []float64{5, 5}, []float64{7, 7}, true, true, []bool{true, true}},
-		{"both lower better", []float64{3, 1, 2}, []float64{1, 3, 2}, false, false, []bool{true, true, true}},
-		{"both lower better, one dominated", []float64{1, 2}, []float64{1, 2}, false, false, []bool{true, false}},
-		{"one point", []float64{42}, []float64{7}, true, false, []bool{true}},
-		{"none", nil, nil, true, true, []bool{}},
-	} {
-		t.Run(tc.name, func(t *testing.T) {
-			if got := ParetoFrontier(tc.xs, tc.ys, tc.xHigh, tc.yHigh); !slices.Equal(got, tc.want) {
-				t.Errorf("ParetoFrontier(%v, %v) = %v, want %v", tc.xs, tc.ys, got, tc.want)
-			}
-		})
-	}
-}
 
 func sweepRun(model string, conc, rate, ttftP50, tput, perUser float64) *sdk.PlotRun {
 	stats := func(kv ...any) sdk.PlotStat {
@@ -60,22 +28,18 @@ func sweepRun(model string, conc, rate, ttftP50, tput, perUser float64) *sdk.Plo
 	}
 }
 
-func TestLoadAxisPrefersConcurrency(t *testing.T) {
+// A load plot applies when plotdata.LoadAxis finds one load for all runs.
+func TestLoadPlotsNeedOneLoadAxis(t *testing.T) {
 	for _, tc := range []struct {
-		name  string
-		runs  []*sdk.PlotRun
-		label string
-		ok    bool
+		name string
+		runs []*sdk.PlotRun
+		ok   bool
 	}{
-		{"concurrency", []*sdk.PlotRun{sweepRun("m", 1, 0, 10, 100, 50), sweepRun("m", 4, 0, 12, 380, 48)}, "Concurrency", true},
-		{"request rate", []*sdk.PlotRun{sweepRun("m", 0, 5, 10, 100, 50), sweepRun("m", 0, 10, 12, 380, 48)}, "Request Rate (requests/sec)", true},
-		{"mixed", []*sdk.PlotRun{sweepRun("m", 4, 0, 10, 100, 50), sweepRun("m", 0, 10, 12, 380, 48)}, "", false},
+		{"concurrency", []*sdk.PlotRun{sweepRun("m", 1, 0, 10, 100, 50), sweepRun("m", 4, 0, 12, 380, 48)}, true},
+		{"request rate", []*sdk.PlotRun{sweepRun("m", 0, 5, 10, 100, 50), sweepRun("m", 0, 10, 12, 380, 48)}, true},
+		{"mixed", []*sdk.PlotRun{sweepRun("m", 4, 0, 10, 100, 50), sweepRun("m", 0, 10, 12, 380, 48)}, false},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
-			label, _, ok := loadAxis(tc.runs)
-			if label != tc.label || ok != tc.ok {
-				t.Errorf("loadAxis = %q, %v; want %q, %v", label, ok, tc.label, tc.ok)
-			}
 			if got := NewComparison(TTFTVsLoad).AppliesToRuns(tc.runs); got != tc.ok {
 				t.Errorf("ttft_vs_load applies = %v, want %v", got, tc.ok)
 			}

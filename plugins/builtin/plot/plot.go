@@ -299,6 +299,9 @@ func (d distribution) Render(run *sdk.PlotRun, opts sdk.PlotOptions, w io.Writer
 	t := themeOf(opts.Theme)
 	p := newPlot(t, d.title, d.xLabel, "Requests")
 	v := values(run, d.metric)
+	if len(v) == 0 {
+		return fmt.Errorf("%s: no values in the run", d.metric)
+	}
 	bins := min(histogramBins, max(1, len(v)))
 	if slices.Min(v) == slices.Max(v) {
 		bins = 1 // gonum needs a non-empty range to split

@@ -1,7 +1,6 @@
 package plot
 
 import (
-	"cmp"
 	"fmt"
 	"image/color"
 	"io"
@@ -11,7 +10,7 @@ import (
 	"strings"
 
 	sdk "github.com/aiperf-go/aiperf/plugin-sdk"
-	"github.com/aiperf-go/aiperf/plugins/builtin/gputelemetry/gpufields"
+	"github.com/aiperf-go/aiperf/plugins/builtin/plot/plotdata"
 	gplot "gonum.org/v1/plot"
 	"gonum.org/v1/plot/plotter"
 	"gonum.org/v1/plot/text"
@@ -43,10 +42,6 @@ var SeriesNames = []string{TimeslicesTTFT, TimeslicesITL, TimeslicesThroughput, 
 	GPUUtilizationThroughput, GPUPowerOverTime, GPUUtilizationOverTime, GPUMemoryUsedOverTime,
 	GPUTemperatureOverTime, ServerKVCacheUsageOverTime, ServerRequestsOverTime}
 
-// gpuActivityFields are AIPerf's GPU_ACTIVITY_COLUMN_PRIORITY (legacy
-// gpu_utilization is read as nvidia_gpu_utilization by core/artifacts).
-var gpuActivityFields = []string{gpufields.GPUUtilization, "amd_gfx_activity"}
-
 func newSeriesPlot(name string) sdk.Plot {
 	switch name {
 	case TimeslicesTTFT:
@@ -60,18 +55,18 @@ func newSeriesPlot(name string) sdk.Plot {
 	case GPUUtilizationThroughput:
 		return gpuUtilThroughput{}
 	case GPUPowerOverTime:
-		return gpuOverTime{fields: []string{gpufields.PowerUsage, gpufields.AMDPower}}
+		return gpuOverTime{fields: plotdata.GPUPowerFields}
 	case GPUUtilizationOverTime:
-		return gpuOverTime{fields: gpuActivityFields}
+		return gpuOverTime{fields: plotdata.GPUActivityFields}
 	case GPUMemoryUsedOverTime:
-		return gpuOverTime{fields: []string{gpufields.MemoryUsed, "amd_memory_used"}}
+		return gpuOverTime{fields: plotdata.GPUMemoryUsedFields}
 	case GPUTemperatureOverTime:
-		return gpuOverTime{fields: []string{gpufields.Temperature, "amd_temperature"}}
+		return gpuOverTime{fields: plotdata.GPUTemperatureFields}
 	case ServerKVCacheUsageOverTime:
-		// vLLM renamed gpu_cache_usage_perc to kv_cache_usage_perc; the first present is drawn.
-		return serverOverTime{metrics: []string{"vllm:kv_cache_usage_perc", "vllm:gpu_cache_usage_perc"}, firstOnly: true}
+		// The first of the KV-cache metrics present is drawn.
+		return serverOverTime{metrics: plotdata.KVCacheMetrics, firstOnly: true}
 	case ServerRequestsOverTime:
-		return serverOverTime{metrics: []string{"vllm:num_requests_running", "vllm:num_requests_waiting"},
+		return serverOverTime{metrics: plotdata.RequestMetrics,
 			title: "Server Requests Running and Waiting Over Time", yLabel: "Requests"}
 	}
 	return nil
@@ -118,26 +113,6 @@ type scatterSpec struct {
 	title, xLabel, yLabel string
 }
 
-// outliers is AIPerf's detect_directional_outliers.
-func outliers(ys, stds []float64, avg, std float64, higherIsBetter bool) []bool {
-	out := make([]bool, len(ys))
-	if math.IsNaN(avg) || math.IsNaN(std) {
-		return out
-	}
-	for i, y := range ys {
-		s := 0.0
-		if stds != nil {
-			s = stds[i]
-		}
-		if higherIsBetter {
-			out[i] = y < avg-std-s
-		} else {
-			out[i] = y > avg+std+s
-		}
-	}
-	return out
-}
-
 // withUnit formats a legend value as AIPerf's {:.2f}, with three
 // significant digits where that would print 0.00 (a ratio such as KV-cache
 // usage).
@@ -161,7 +136,7 @@ func (s scatterSpec) render(opts sdk.PlotOptions, w io.Writer) error {
 		p.X.Tick.Label.Rotation = math.Pi / 4
 		p.X.Tick.Label.XAlign, p.X.Tick.Label.YAlign = text.XRight, text.YCenter
 	}
-	out := outliers(s.ys, s.stds, s.avg, s.std, s.higherIsBetter)
+	out := plotdata.Outliers(s.ys, s.stds, s.avg, s.std, s.higherIsBetter)
 	// Legend entries in AIPerf's legendrank order.
 	var legend [5]struct {
 		name string
@@ -196,12 +171,14 @@ func (s scatterSpec) render(opts sdk.PlotOptions, w io.Writer) error {
 	for _, bad := range []bool{false, true} {
 		var pts errPoints
 		for i := range s.ys {
-			if out[i] != bad {
+			// A window without a finite average is not drawn; a non-finite
+			// std draws no bar (the outlier rule reads it as 0 too).
+			if out[i] != bad || !plotdata.Finite(s.ys[i]) {
 				continue
 			}
 			pts.XYs = append(pts.XYs, plotter.XY{X: s.xs[i], Y: s.ys[i]})
 			e := 0.0
-			if s.stds != nil {
+			if s.stds != nil && plotdata.Finite(s.stds[i]) {
 				e = s.stds[i]
 			}
 			pts.YErrors = append(pts.YErrors, struct{ Low, High float64 }{e, e})
@@ -252,39 +229,7 @@ func (s scatterSpec) render(opts sdk.PlotOptions, w io.Writer) error {
 type timeslicePlot struct{ metric, tag, title string }
 
 func (tp timeslicePlot) Applies(run *sdk.PlotRun) bool {
-	for _, ts := range run.Timeslices {
-		if _, ok := ts.Metrics[tp.metric].Stats["avg"]; ok {
-			return true
-		}
-	}
-	return false
-}
-
-// runAverage is the summary's avg and std of tag, as AIPerf's
-// _get_average_for_timeslice_metric: none for a single-stat metric (a
-// throughput, whose avg is total over duration, not a mean of samples).
-func runAverage(run *sdk.PlotRun, tag string) (avg, std float64) {
-	avg, std = math.NaN(), math.NaN()
-	m, ok := run.Summary[tag]
-	if !ok {
-		return
-	}
-	single := true
-	for k := range m.Stats {
-		if k != "avg" && k != "count" && k != "sum" {
-			single = false
-		}
-	}
-	if single {
-		return
-	}
-	if v, ok := m.Stats["avg"]; ok {
-		avg = v
-	}
-	if v, ok := m.Stats["std"]; ok {
-		std = v
-	}
-	return
+	return len(plotdata.TimesliceWindows(run, tp.metric).Index) > 0
 }
 
 // sliceLabel formats a window bound as AIPerf's int() does for whole
@@ -325,36 +270,15 @@ func sliceTicks(last int, d float64) []gplot.Tick {
 }
 
 func (tp timeslicePlot) Render(run *sdk.PlotRun, opts sdk.PlotOptions, w io.Writer) error {
-	s := scatterSpec{metric: tp.metric, title: tp.title, xLabel: "Timeslice (s)",
-		higherIsBetter: strings.Contains(strings.ToLower(tp.metric), "throughput")}
-	hasStd := true
-	var idx []int
-	for _, ts := range run.Timeslices {
-		m, ok := ts.Metrics[tp.metric]
-		avg, okAvg := m.Stats["avg"]
-		if !ok || !okAvg {
-			continue
-		}
-		if s.unit == "" {
-			s.unit = m.Unit
-		}
-		std, okStd := m.Stats["std"]
-		hasStd = hasStd && okStd
-		idx = append(idx, ts.Index)
-		s.ys = append(s.ys, avg)
-		s.stds = append(s.stds, std)
-	}
+	win := plotdata.TimesliceWindows(run, tp.metric)
+	idx := win.Index
 	if len(idx) == 0 {
 		return fmt.Errorf("%s: no timeslice has its avg", tp.metric)
 	}
-	if !hasStd {
-		s.stds = nil
-	}
-	s.yLabel = tp.metric
-	if s.unit != "" {
-		s.yLabel += " (" + s.unit + ")"
-	}
-	s.avg, s.std = runAverage(run, tp.tag)
+	s := scatterSpec{metric: tp.metric, unit: win.Unit, ys: win.Avg, stds: win.Std, title: tp.title,
+		xLabel: "Timeslice (s)", yLabel: plotdata.AxisLabel(tp.metric, win.Unit),
+		higherIsBetter: plotdata.HigherIsBetter(tp.metric)}
+	s.avg, s.std = plotdata.RunAverage(run, tp.tag)
 	last := slices.Max(idx)
 	if d := run.SliceDuration; d > 0 {
 		// AIPerf: a window's point at its middle, labelled "start-end".
@@ -374,54 +298,32 @@ func (tp timeslicePlot) Render(run *sdk.PlotRun, opts sdk.PlotOptions, w io.Writ
 	return s.render(opts, w)
 }
 
-// gpuField is the first of fields any GPU of the run has a value of.
-func gpuField(run *sdk.PlotRun, fields []string) (string, bool) {
-	for _, f := range fields {
-		for _, g := range run.GPUs {
-			for _, v := range g.Metrics[f] {
-				if !math.IsNaN(v) {
-					return f, true
-				}
-			}
-		}
-	}
-	return "", false
-}
-
-// fieldLabel is a telemetry field's display name, its axis label (with
-// the unit) and its unit.
-func fieldLabel(field string) (display, axis, unit string) {
-	f, ok := gpufields.Lookup(field)
-	if !ok {
-		return field, field, ""
-	}
-	if f.Unit == "" {
-		return f.Display, f.Display, ""
-	}
-	return f.Display, f.Display + " (" + f.Unit + ")", f.Unit
-}
-
-// gpuName labels a GPU's line: "GPU 0", with its source when the run
-// scraped several.
-func gpuName(run *sdk.PlotRun, g sdk.PlotGPU) string {
-	name := "GPU " + strconv.Itoa(g.Index)
-	for _, o := range run.GPUs {
-		if o.Source != g.Source {
-			return name + " (" + g.Source + ")"
-		}
-	}
-	return name
-}
-
-// finitePoints pairs xs and ys, dropping NaN values (a sample without the field).
+// finitePoints are the finite points (xs[i], ys[i]) as gonum points.
 func finitePoints(xs, ys []float64) plotter.XYs {
-	var pts plotter.XYs
-	for i := range min(len(xs), len(ys)) {
-		if !math.IsNaN(ys[i]) && !math.IsInf(ys[i], 0) {
-			pts = append(pts, plotter.XY{X: xs[i], Y: ys[i]})
-		}
+	fx, fy := plotdata.FinitePoints(xs, ys)
+	return xyPoints(fx, fy)
+}
+
+func xyPoints(xs, ys []float64) plotter.XYs {
+	pts := make(plotter.XYs, len(xs))
+	for i := range pts {
+		pts[i] = plotter.XY{X: xs[i], Y: ys[i]}
 	}
 	return pts
+}
+
+// addLine draws pts as a line through round points of color c and names
+// it in the legend.
+func addLine(p *gplot.Plot, pts plotter.XYs, c color.Color, radius vg.Length, name string) error {
+	l, sc, err := plotter.NewLinePoints(pts)
+	if err != nil {
+		return err
+	}
+	l.Color, l.Width = c, vg.Points(2)
+	sc.Color, sc.Shape, sc.Radius = c, draw.CircleGlyph{}, radius
+	p.Add(l, sc)
+	p.Legend.Add(name, l, sc)
+	return nil
 }
 
 // gpuOverTime draws one telemetry field over the run, a line per GPU
@@ -429,32 +331,26 @@ func finitePoints(xs, ys []float64) plotter.XYs {
 type gpuOverTime struct{ fields []string }
 
 func (g gpuOverTime) Applies(run *sdk.PlotRun) bool {
-	_, ok := gpuField(run, g.fields)
+	_, ok := plotdata.GPUField(run, g.fields)
 	return ok
 }
 
 func (g gpuOverTime) Render(run *sdk.PlotRun, opts sdk.PlotOptions, w io.Writer) error {
-	field, ok := gpuField(run, g.fields)
+	field, ok := plotdata.GPUField(run, g.fields)
 	if !ok {
 		return fmt.Errorf("no GPU telemetry of %s", strings.Join(g.fields, " or "))
 	}
 	t := themeOf(opts.Theme)
-	display, axis, unit := fieldLabel(field)
+	display, axis, unit := plotdata.FieldLabel(field)
 	p := newPlot(t, display+" Over Time", "Time (s)", axis)
 	for i, gpu := range run.GPUs {
 		pts := finitePoints(gpu.Times, gpu.Metrics[field])
 		if len(pts) == 0 {
 			continue
 		}
-		l, sc, err := plotter.NewLinePoints(pts)
-		if err != nil {
+		if err := addLine(p, pts, palette[i%len(palette)], vg.Points(2.5), plotdata.GPUName(run, gpu)); err != nil {
 			return fmt.Errorf("%s of GPU %d: %w", field, gpu.Index, err)
 		}
-		c := palette[i%len(palette)]
-		l.Color, l.Width = c, vg.Points(2)
-		sc.Color, sc.Shape, sc.Radius = c, draw.CircleGlyph{}, vg.Points(2.5)
-		p.Add(l, sc)
-		p.Legend.Add(gpuName(run, gpu), l, sc)
 	}
 	p.Y.Min = min(p.Y.Min, 0)
 	if unit == "%" {
@@ -470,36 +366,18 @@ func (g gpuOverTime) Render(run *sdk.PlotRun, opts sdk.PlotOptions, w io.Writer)
 type gpuUtilThroughput struct{}
 
 func (gpuUtilThroughput) Applies(run *sdk.PlotRun) bool {
-	_, ok := gpuField(run, gpuActivityFields)
+	_, ok := plotdata.GPUField(run, plotdata.GPUActivityFields)
 	return ok && len(throughputEvents(run)) > 0
 }
 
-// meanAcrossGPUs averages field over the GPUs sampled at the same time, as
-// AIPerf's aggregate_gpu_telemetry groups by timestamp.
-func meanAcrossGPUs(run *sdk.PlotRun, field string) plotter.XYs {
-	sum, n := map[float64]float64{}, map[float64]int{}
-	for _, g := range run.GPUs {
-		for _, p := range finitePoints(g.Times, g.Metrics[field]) {
-			sum[p.X] += p.Y
-			n[p.X]++
-		}
-	}
-	pts := make(plotter.XYs, 0, len(sum))
-	for x, s := range sum {
-		pts = append(pts, plotter.XY{X: x, Y: s / float64(n[x])})
-	}
-	slices.SortFunc(pts, func(a, b plotter.XY) int { return cmp.Compare(a.X, b.X) })
-	return pts
-}
-
 func (gpuUtilThroughput) Render(run *sdk.PlotRun, opts sdk.PlotOptions, w io.Writer) error {
-	field, ok := gpuField(run, gpuActivityFields)
+	field, ok := plotdata.GPUField(run, plotdata.GPUActivityFields)
 	ev := throughputEvents(run)
 	if !ok || len(ev) == 0 {
 		return fmt.Errorf("needs GPU utilization and requests with output tokens")
 	}
 	t := themeOf(opts.Theme)
-	_, y2Label, _ := fieldLabel(field)
+	_, y2Label, _ := plotdata.FieldLabel(field)
 	p := newPlot(t, "Output Token Throughput with GPU Utilization\n"+
 		"GPU activity semantics are vendor-specific and not comparable across vendors.",
 		"Time (s)", "Output Token Throughput (tokens/s)")
@@ -521,7 +399,7 @@ func (gpuUtilThroughput) Render(run *sdk.PlotRun, opts sdk.PlotOptions, w io.Wri
 		return fmt.Errorf("throughput: %w", err)
 	}
 	l.Color, l.Width = t.primary, vg.Points(2)
-	util := meanAcrossGPUs(run, field)
+	util := xyPoints(plotdata.MeanAcrossGPUs(run, field))
 	y2 := &rightAxis{pts: util, label: y2Label, color: palette[1], fill: color.NRGBA{0x1f, 0x77, 0xb4, 0x40}, t: t}
 	y2.max = 0
 	for _, q := range util {
@@ -608,23 +486,6 @@ func (r *rightAxis) Plot(c draw.Canvas, plt *gplot.Plot) {
 	c.FillText(title, vg.Point{X: at, Y: (c.Min.Y + c.Max.Y) / 2}, r.label)
 }
 
-// serverSeries are the run's series of the first of metrics present (or of
-// all of them), in the run's order.
-func serverSeries(run *sdk.PlotRun, metrics []string, firstOnly bool) []sdk.PlotServerSeries {
-	var out []sdk.PlotServerSeries
-	for _, m := range metrics {
-		for _, s := range run.ServerMetrics {
-			if s.Metric == m && len(finitePoints(s.Times, s.Values)) > 0 {
-				out = append(out, s)
-			}
-		}
-		if firstOnly && len(out) > 0 {
-			break
-		}
-	}
-	return out
-}
-
 // serverOverTime draws server metrics over the run from the per-timeslice
 // values of server_metrics_export.json. One series is AIPerf's single
 // server-metric timeslice scatter (title "<metric> Over Time", the run's
@@ -636,35 +497,11 @@ type serverOverTime struct {
 }
 
 func (s serverOverTime) Applies(run *sdk.PlotRun) bool {
-	return len(serverSeries(run, s.metrics, s.firstOnly)) > 0
-}
-
-// seriesLabel names a series by its metric and the labels that tell it
-// from the others (AIPerf's create_series_legend_label, simplified).
-func seriesLabel(s sdk.PlotServerSeries, all []sdk.PlotServerSeries) string {
-	name := s.Metric
-	var keys []string
-	for k, v := range s.Labels {
-		for _, o := range all {
-			if o.Metric == s.Metric && o.Labels[k] != v {
-				keys = append(keys, k)
-				break
-			}
-		}
-	}
-	slices.Sort(keys)
-	for i, k := range keys {
-		sep := ", "
-		if i == 0 {
-			sep = " "
-		}
-		name += sep + k + "=" + s.Labels[k]
-	}
-	return name
+	return len(plotdata.ServerSeries(run, s.metrics, s.firstOnly)) > 0
 }
 
 func (s serverOverTime) Render(run *sdk.PlotRun, opts sdk.PlotOptions, w io.Writer) error {
-	series := serverSeries(run, s.metrics, s.firstOnly)
+	series := plotdata.ServerSeries(run, s.metrics, s.firstOnly)
 	if len(series) == 0 {
 		return fmt.Errorf("no server metric %s with timeslices", strings.Join(s.metrics, " or "))
 	}
@@ -673,41 +510,24 @@ func (s serverOverTime) Render(run *sdk.PlotRun, opts sdk.PlotOptions, w io.Writ
 		title = series[0].Metric + " Over Time"
 	}
 	if yLabel == "" {
-		yLabel = series[0].Metric
-		if series[0].Unit != "" {
-			yLabel += " (" + series[0].Unit + ")"
-		}
+		yLabel = plotdata.AxisLabel(series[0].Metric, series[0].Unit)
 	}
 	if len(series) == 1 {
 		one := series[0]
-		pts := finitePoints(one.Times, one.Values)
-		sp := scatterSpec{metric: one.Metric, unit: one.Unit, title: title, xLabel: "Time (s)", yLabel: yLabel,
-			avg: math.NaN(), std: math.NaN()}
-		if v, ok := one.Stats["avg"]; ok {
-			sp.avg = v
-			if sd, ok := one.Stats["std"]; ok {
-				sp.std = sd
-			}
-		}
-		for _, q := range pts {
-			sp.xs, sp.ys = append(sp.xs, q.X), append(sp.ys, q.Y)
-		}
-		sp.xMin, sp.xMax = pts[0].X-0.5, pts[len(pts)-1].X+0.5 // AIPerf's range without windows
-		sp.higherIsBetter = strings.Contains(strings.ToLower(one.Metric), "throughput")
+		xs, ys := plotdata.FinitePoints(one.Times, one.Values)
+		sp := scatterSpec{metric: one.Metric, unit: one.Unit, xs: xs, ys: ys, title: title, xLabel: "Time (s)", yLabel: yLabel,
+			xMin: xs[0] - 0.5, xMax: xs[len(xs)-1] + 0.5, // AIPerf's range without windows
+			higherIsBetter: plotdata.HigherIsBetter(one.Metric)}
+		sp.avg, sp.std = plotdata.SeriesAverage(one)
 		return sp.render(opts, w)
 	}
 	t := themeOf(opts.Theme)
 	p := newPlot(t, title, "Time (s)", yLabel)
 	for i, se := range series {
-		l, sc, err := plotter.NewLinePoints(finitePoints(se.Times, se.Values))
-		if err != nil {
+		pts := finitePoints(se.Times, se.Values)
+		if err := addLine(p, pts, palette[i%len(palette)], vg.Points(3.5), plotdata.SeriesLabel(se, series)); err != nil {
 			return fmt.Errorf("%s: %w", se.Metric, err)
 		}
-		c := palette[i%len(palette)]
-		l.Color, l.Width = c, vg.Points(2)
-		sc.Color, sc.Shape, sc.Radius = c, draw.CircleGlyph{}, vg.Points(3.5)
-		p.Add(l, sc)
-		p.Legend.Add(seriesLabel(se, series), l, sc)
 	}
 	p.Y.Min = min(p.Y.Min, 0)
 	return encode(p, opts, w)

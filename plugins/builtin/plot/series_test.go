@@ -14,7 +14,6 @@ import (
 	"github.com/aiperf-go/aiperf/core/artifacts"
 	sdk "github.com/aiperf-go/aiperf/plugin-sdk"
 	gplot "gonum.org/v1/plot"
-	"gonum.org/v1/plot/plotter"
 )
 
 func readFixture(t *testing.T, name string) *sdk.PlotRun {
@@ -139,42 +138,6 @@ func TestSeriesPlotsSkipRunsWithoutData(t *testing.T) {
 	}
 }
 
-// AIPerf's detect_directional_outliers: beyond run avg ± (run std + the
-// window's std), above for a latency, below for a throughput.
-func TestOutliers(t *testing.T) {
-	for _, tc := range []struct {
-		name         string
-		ys, stds     []float64
-		avg, std     float64
-		higherBetter bool
-		want         []bool
-	}{
-		{"latency", []float64{10, 14, 17}, []float64{0, 0, 5}, 12, 1, false, []bool{false, true, false}},
-		{"latency without window stds", []float64{13, 13.5}, nil, 12, 1, false, []bool{false, true}},
-		{"throughput", []float64{10, 14, 5}, []float64{0, 0, 5}, 12, 1, true, []bool{true, false, true}},
-		{"no run std", []float64{100}, nil, 12, math.NaN(), false, []bool{false}},
-	} {
-		if got := outliers(tc.ys, tc.stds, tc.avg, tc.std, tc.higherBetter); !slices.Equal(got, tc.want) {
-			t.Errorf("%s: %v, want %v", tc.name, got, tc.want)
-		}
-	}
-}
-
-// The reference line comes from the summary, and not for a single-stat
-// metric (AIPerf's _is_single_stat_metric).
-func TestRunAverage(t *testing.T) {
-	run := readFixture(t, "telemetry_run")
-	if avg, std := runAverage(run, metricTTFT); avg != 15.928322666666666 || std != 0.2293197022212052 {
-		t.Errorf("TTFT run average %v ± %v", avg, std)
-	}
-	if avg, std := runAverage(run, metricRequestThroughput); !math.IsNaN(avg) || !math.IsNaN(std) {
-		t.Errorf("request throughput (avg only) got a reference line %v ± %v", avg, std)
-	}
-	if avg, _ := runAverage(run, "no_such_metric"); !math.IsNaN(avg) {
-		t.Error("missing metric got a reference line")
-	}
-}
-
 // Window ticks sit mid-window labelled "start-end" as AIPerf's; past 30
 // windows every k-th is labelled.
 func TestSliceTicks(t *testing.T) {
@@ -211,19 +174,6 @@ func TestSliceTicks(t *testing.T) {
 	}
 }
 
-// AIPerf's aggregate_gpu_telemetry: the GPUs' mean at each sample time,
-// a GPU without the value at a time left out of that mean.
-func TestMeanAcrossGPUs(t *testing.T) {
-	run := &sdk.PlotRun{GPUs: []sdk.PlotGPU{
-		{Times: []float64{0, 1}, Metrics: map[string][]float64{"u": {0, 40}}},
-		{Times: []float64{0, 1, 2}, Metrics: map[string][]float64{"u": {20, math.NaN(), 30}}},
-	}}
-	want := plotter.XYs{{X: 0, Y: 10}, {X: 1, Y: 40}, {X: 2, Y: 30}}
-	if got := meanAcrossGPUs(run, "u"); !slices.Equal(got, want) {
-		t.Errorf("mean %v, want %v", got, want)
-	}
-}
-
 // Without a slice duration the windows are numbered, not timed, and a
 // plot asked to draw data it lacks says so instead of panicking.
 func TestSeriesPlotsEdgeCases(t *testing.T) {
@@ -237,6 +187,22 @@ func TestSeriesPlotsEdgeCases(t *testing.T) {
 	}
 	if text := svgText(t, b.Bytes()); !strings.Contains(text, "Timeslice\n") || strings.Contains(text, "Timeslice (s)") {
 		t.Errorf("x axis without a slice duration:\n%s", text)
+	}
+	// A window whose std (or average) is not a number draws without a bar
+	// (or not at all) instead of failing the plot.
+	nan := &sdk.PlotRun{Timeslices: []sdk.PlotTimeslice{
+		{Index: 0, Metrics: map[string]sdk.PlotStat{"Request Latency": {Unit: "ms", Stats: map[string]float64{"avg": 10, "std": math.NaN()}}}},
+		{Index: 1, Metrics: map[string]sdk.PlotStat{"Request Latency": {Unit: "ms", Stats: map[string]float64{"avg": 12, "std": math.Inf(1)}}}},
+		{Index: 2, Metrics: map[string]sdk.PlotStat{"Request Latency": {Unit: "ms", Stats: map[string]float64{"avg": math.NaN(), "std": 1}}}},
+	}}
+	for _, format := range []string{"png", "svg"} {
+		if err := New(TimeslicesLatency).Render(nan, sdk.PlotOptions{Format: format, Width: 800, Height: 400, DPI: 100}, io.Discard); err != nil {
+			t.Errorf("%s with non-finite window stats: %v", format, err)
+		}
+	}
+	// Render without Applies on a run lacking the metric is an error, not a panic.
+	if err := New(TTFTDistribution).Render(&sdk.PlotRun{}, sdk.PlotOptions{Format: "png"}, io.Discard); err == nil {
+		t.Error("a distribution of no values rendered")
 	}
 	empty := &sdk.PlotRun{}
 	for _, name := range SeriesNames {

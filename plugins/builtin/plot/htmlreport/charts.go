@@ -8,6 +8,7 @@ import (
 
 	sdk "github.com/aiperf-go/aiperf/plugin-sdk"
 	plotbuiltin "github.com/aiperf-go/aiperf/plugins/builtin/plot"
+	"github.com/aiperf-go/aiperf/plugins/builtin/plot/plotdata"
 )
 
 // Chart kinds report.js draws.
@@ -46,6 +47,8 @@ type chartSpec struct {
 	// timeslice_scatter its points X, Y with ±Err, the run's average and
 	// std, the unit and, when X are window indices, Windows (0..Windows-1)
 	// of SliceDuration seconds; lines and throughput_gpu their Lines.
+	// Outliers are the indexes of the points beyond the run's band, found
+	// as the PNGs find them (plotdata.Outliers, in HigherBetter's direction).
 	X             nums       `json:"x,omitempty"`
 	Y             nums       `json:"y,omitempty"`
 	Err           nums       `json:"err,omitempty"`
@@ -57,6 +60,7 @@ type chartSpec struct {
 	XMin          *float64   `json:"x_min,omitempty"`
 	XMax          *float64   `json:"x_max,omitempty"`
 	HigherBetter  bool       `json:"higher_better,omitempty"`
+	Outliers      []int      `json:"outliers,omitempty"`
 	Lines         []lineSpec `json:"lines,omitempty"`
 	// YMax is the least top of the y axis (100 for a percentage).
 	YMax     float64 `json:"y_max,omitempty"`
@@ -176,7 +180,7 @@ func comparisonCharts(runs []*sdk.PlotRun) []chartSpec {
 			return
 		}
 		c := chartSpec{ID: id, Kind: kindPoints, Title: title, XLabel: x.label, YLabel: y.label, PointLabels: true}
-		models, groups := byModel(runs)
+		models, groups := plotdata.ByModel(runs)
 		for _, m := range models {
 			s := seriesSpec{Name: or(m, "runs"), Line: "all"}
 			if frontier {
@@ -189,7 +193,7 @@ func comparisonCharts(runs []*sdk.PlotRun) []chartSpec {
 				xs, ys = append(xs, px), append(ys, py)
 				s.Points = append(s.Points, pointSpec{X: px, Y: py, Label: runLabel(runs[i], i), Run: i})
 			}
-			for j, on := range plotbuiltin.ParetoFrontier(xs, ys, x.higherBetter, y.higherBetter) {
+			for j, on := range plotdata.ParetoFrontier(xs, ys, x.higherBetter, y.higherBetter) {
 				s.Points[j].Frontier = on && frontier
 			}
 			slices.SortStableFunc(s.Points, func(a, b pointSpec) int { return cmp.Compare(a.X, b.X) })
@@ -206,13 +210,13 @@ func comparisonCharts(runs []*sdk.PlotRun) []chartSpec {
 		axis{metricTTFT, "avg", "Time to First Token (ms)", false},
 		axis{metricReqTput, "avg", "Request Throughput (requests/sec)", true}, false)
 
-	xLabel, load, ok := loadAxis(runs)
+	xLabel, load, ok := plotdata.LoadAxis(runs)
 	vsLoad := func(id, title, metric, yLabel string, stats ...string) {
 		if !ok || !haveStats(runs, metric, stats...) {
 			return
 		}
 		c := chartSpec{ID: id, Kind: kindPoints, Title: title, XLabel: xLabel, YLabel: yLabel, YFromZero: true}
-		models, groups := byModel(runs)
+		models, groups := plotdata.ByModel(runs)
 		for _, m := range models {
 			idx := slices.Clone(groups[m])
 			slices.SortStableFunc(idx, func(a, b int) int { return cmp.Compare(load(runs[a]), load(runs[b])) })
@@ -249,20 +253,6 @@ func haveStats(runs []*sdk.PlotRun, metric string, names ...string) bool {
 	return len(runs) > 1
 }
 
-// byModel groups run indexes by model, in first-seen order.
-func byModel(runs []*sdk.PlotRun) ([]string, map[string][]int) {
-	var models []string
-	groups := map[string][]int{}
-	for i, r := range runs {
-		m := r.Config.Model
-		if _, ok := groups[m]; !ok {
-			models = append(models, m)
-		}
-		groups[m] = append(groups[m], i)
-	}
-	return models, groups
-}
-
 // runLabel names a run at its point as the PNGs: its load, else its directory.
 func runLabel(r *sdk.PlotRun, i int) string {
 	switch {
@@ -272,21 +262,4 @@ func runLabel(r *sdk.PlotRun, i int) string {
 		return "rate=" + strconv.FormatFloat(r.Config.RequestRate, 'f', -1, 64)
 	}
 	return runName(r, i)
-}
-
-// loadAxis is the swept load as the PNGs pick it: concurrency when every
-// run sets one, else the request rate when every run sets one.
-func loadAxis(runs []*sdk.PlotRun) (string, func(*sdk.PlotRun) float64, bool) {
-	all := func(f func(*sdk.PlotRun) float64) bool {
-		return len(runs) > 0 && !slices.ContainsFunc(runs, func(r *sdk.PlotRun) bool { return f(r) <= 0 })
-	}
-	conc := func(r *sdk.PlotRun) float64 { return r.Config.Concurrency }
-	rate := func(r *sdk.PlotRun) float64 { return r.Config.RequestRate }
-	switch {
-	case all(conc):
-		return "Concurrency", conc, true
-	case all(rate):
-		return "Request Rate (requests/sec)", rate, true
-	}
-	return "", nil, false
 }

@@ -226,6 +226,7 @@ type testData struct {
 		XMin          *float64  `json:"x_min"`
 		XMax          *float64  `json:"x_max"`
 		HigherBetter  bool      `json:"higher_better"`
+		Outliers      []int     `json:"outliers"`
 		YMax          float64   `json:"y_max"`
 		OriginMs      float64   `json:"origin_ms"`
 		Lines         []struct {

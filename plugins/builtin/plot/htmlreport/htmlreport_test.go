@@ -17,6 +17,7 @@ import (
 	"github.com/aiperf-go/aiperf/core/artifacts"
 	sdk "github.com/aiperf-go/aiperf/plugin-sdk"
 	plotbuiltin "github.com/aiperf-go/aiperf/plugins/builtin/plot"
+	"github.com/aiperf-go/aiperf/plugins/builtin/plot/plotdata"
 )
 
 // The embedded bundle is the vendored file assets/README.md names, and
@@ -298,7 +299,7 @@ func TestSweepReport(t *testing.T) {
 		}
 		xs, ys = append(xs, p.X), append(ys, p.Y)
 	}
-	for i, on := range plotbuiltin.ParetoFrontier(xs, ys, true, true) {
+	for i, on := range plotdata.ParetoFrontier(xs, ys, true, true) {
 		if pareto.Series[0].Points[i].Frontier != on {
 			t.Errorf("point %d frontier %v, want %v", i, pareto.Series[0].Points[i].Frontier, on)
 		}

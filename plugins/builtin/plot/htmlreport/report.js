@@ -267,12 +267,14 @@
       o.yAxis.scale = false; // the axis holds 0, as the PNG's rangemode tozero
       offZero(o);
       var avg = spec.run_avg, std = spec.run_std, hasAvg = finite(avg), hasStd = hasAvg && finite(std);
-      var err = spec.err || null, normal = [], outl = [], bars = [];
+      var err = spec.err || null, normal = [], outl = [], bars = [], isOut = {};
+      // The outliers are picked in Go by the PNGs' rule (plotdata.Outliers).
+      (spec.outliers || []).forEach(function (k) { isOut[k] = true; });
       spec.y.forEach(function (y, k) {
         var x = spec.x[k];
         if (!finite(y) || !finite(x)) return;
         var e = err && finite(err[k]) ? err[k] : 0;
-        var out = hasStd && (spec.higher_better ? y < avg - std - e : y > avg + std + e);
+        var out = isOut[k] === true;
         (out ? outl : normal).push({ value: [x, y], e: err ? e : null });
         if (err) bars.push([x, y - e, y + e, out ? 1 : 0]);
       });

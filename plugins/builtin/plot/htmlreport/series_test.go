@@ -112,6 +112,31 @@ func TestTelemetryRunDataCarriesTheSeries(t *testing.T) {
 	}
 }
 
+// The windows beyond the run's band travel in the data, picked by the
+// PNGs' rule: above it for a latency, below it for a throughput (whose
+// summary here has a std, so it gets a band), none without a band.
+func TestOutliersTravelInTheData(t *testing.T) {
+	run := telemetryRun(t)
+	run.Timeslices[2].Metrics["Time to First Token"].Stats["avg"] = 30
+	run.Timeslices[1].Metrics["Request Throughput"].Stats["avg"] = 0.5
+	run.Summary["request_throughput"] = sdk.PlotStat{Stats: map[string]float64{"avg": 7, "std": 1, "p50": 7}}
+	d := embeddedData(t, render(t, []*sdk.PlotRun{run}, Options{}))
+	want := map[string][]int{plotbuiltin.TimeslicesTTFT: {2}, plotbuiltin.TimeslicesThroughput: {1, 3, 4},
+		plotbuiltin.TimeslicesITL: nil, plotbuiltin.ServerKVCacheUsageOverTime: nil}
+	seen := 0
+	for _, c := range d.Charts {
+		if w, ok := want[c.ID]; ok {
+			seen++
+			if !slices.Equal(c.Outliers, w) {
+				t.Errorf("%s: outliers %v, want %v (y %v, band %v ± %v)", c.ID, c.Outliers, w, c.Y, c.RunAvg, c.RunStd)
+			}
+		}
+	}
+	if seen != len(want) {
+		t.Errorf("%d of the %d charts", seen, len(want))
+	}
+}
+
 // single_run wrote no timeslices, telemetry or server metrics: no
 // time-series chart, no heading, nothing of their data.
 func TestSingleRunHasNoSeriesCharts(t *testing.T) {
