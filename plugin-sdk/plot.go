@@ -138,7 +138,11 @@ type ComparisonPlot interface {
 	RenderRuns(runs []*PlotRun, opts PlotOptions, w io.Writer) error
 }
 
-// Plots is the plot category: builtin only for now.
+// Plots is the plot category, open to gRPC plugins: a vendor ships a plot
+// type as a binary, and its calls stream the run in chunks (the
+// RenderPlot RPC). WASM is refused: its ABI has no plot calls, and a
+// run's per-request series outgrow the sandbox's default memory.
 var Plots = define[Plot](Category{Name: CategoryPlot, Cardinality: Many, Order: 180,
 	Description:   "Static figures of a run's artifacts drawn by `aiperf plot` (PNG, SVG)",
-	BuiltinReason: noRPC})
+	ExternalKinds: []string{KindGRPC},
+	BuiltinReason: "the WASM ABI has no plot calls: a run's per-request series outgrow the sandbox's 64 MiB default memory"})

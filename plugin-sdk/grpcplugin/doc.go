@@ -6,8 +6,9 @@
 //	func main() { grpcplugin.Serve(myEndpoint{}, grpcplugin.WithName("textgen")) }
 //
 // where myEndpoint implements any subset of sdk.Endpoint (optionally with
-// sdk.RecordParser), sdk.RecordProcessor, sdk.CustomDatasetLoader and
-// sdk.DataExporter. The host (aiperf's registry/grpcloader) starts the
+// sdk.RecordParser), sdk.RecordProcessor, sdk.CustomDatasetLoader,
+// sdk.DataExporter, the telemetry collectors and sdk.Plot (or
+// sdk.ComparisonPlot: Describe then reports comparison_plot). The host (aiperf's registry/grpcloader) starts the
 // binary, checks the handshake (magic cookie and plugin API version), calls
 // Describe and wraps the process in adapters implementing the same sdk
 // interfaces as a built-in plugin.

@@ -43,8 +43,8 @@ func newServeConfig(opts []ServeOption) serveConfig {
 
 // Serve runs impl as an aiperf plugin process and never returns. impl
 // implements any subset of sdk.Endpoint (optionally with sdk.RecordParser),
-// sdk.RecordProcessor, sdk.CustomDatasetLoader and sdk.DataExporter, and
-// optionally the lifecycle interfaces (see the package documentation). An
+// sdk.RecordProcessor, sdk.CustomDatasetLoader, sdk.DataExporter, the
+// telemetry collectors and sdk.Plot (or sdk.ComparisonPlot), and optionally the lifecycle interfaces (see the package documentation). An
 // impl implementing no category is a programming error: Serve reports it
 // on stderr and exits with status 1.
 //

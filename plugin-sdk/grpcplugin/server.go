@@ -40,6 +40,8 @@ type Server struct {
 	exporter  sdk.DataExporter
 	gpu       sdk.GPUTelemetryCollector
 	server    sdk.ServerMetricsCollector
+	plot      sdk.Plot
+	compare   sdk.ComparisonPlot // the plot, when it draws several runs
 
 	initializer sdk.Initializer
 	validator   sdk.Validator
@@ -81,6 +83,12 @@ func NewServer(impl any, opts ...ServeOption) (*Server, error) {
 	if m, ok := impl.(sdk.ServerMetricsCollector); ok {
 		s.server = m
 		s.desc.Categories = append(s.desc.Categories, sdk.CategoryServerMetrics)
+	}
+	if p, ok := impl.(sdk.Plot); ok {
+		s.plot = p
+		s.compare, _ = impl.(sdk.ComparisonPlot)
+		s.desc.Categories = append(s.desc.Categories, sdk.CategoryPlot)
+		s.desc.ComparisonPlot = s.compare != nil
 	}
 	if len(s.desc.Categories) == 0 {
 		return nil, fmt.Errorf("%T implements no plugin category: want %s", impl, servedInterfaces())
@@ -146,7 +154,7 @@ func unimplemented(category string) error {
 func (s *Server) Describe(context.Context, *pluginpb.DescribeRequest) (resp *pluginpb.DescribeResponse, err error) {
 	defer recoverPanic("Describe", &err)
 	resp = &pluginpb.DescribeResponse{ApiVersion: s.desc.ApiVersion, Name: s.desc.Name, Version: s.desc.Version,
-		Description: s.desc.Description, Categories: slices.Clone(s.desc.Categories)}
+		Description: s.desc.Description, Categories: slices.Clone(s.desc.Categories), ComparisonPlot: s.desc.ComparisonPlot}
 	s.lifecycle.Lock() // not while Configure or Init change what is described
 	defer s.lifecycle.Unlock()
 	if s.endpoint != nil {

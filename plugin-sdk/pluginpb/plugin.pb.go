@@ -112,9 +112,12 @@ type DescribeResponse struct {
 	Endpoint   *EndpointMetadata `protobuf:"bytes,6,opt,name=endpoint,proto3" json:"endpoint,omitempty"`
 	// Metrics a record processor produces: each gets a unit, a header and a
 	// place in the console table and exports like a built-in metric.
-	Metrics       []*MetricSpec `protobuf:"bytes,7,rep,name=metrics,proto3" json:"metrics,omitempty"`
-	unknownFields protoimpl.UnknownFields
-	sizeCache     protoimpl.SizeCache
+	Metrics []*MetricSpec `protobuf:"bytes,7,rep,name=metrics,proto3" json:"metrics,omitempty"`
+	// A plot plugin that draws one figure over several runs
+	// (sdk.ComparisonPlot): aiperf calls it with comparison set.
+	ComparisonPlot bool `protobuf:"varint,8,opt,name=comparison_plot,json=comparisonPlot,proto3" json:"comparison_plot,omitempty"`
+	unknownFields  protoimpl.UnknownFields
+	sizeCache      protoimpl.SizeCache
 }
 
 func (x *DescribeResponse) Reset() {
@@ -194,6 +197,13 @@ func (x *DescribeResponse) GetMetrics() []*MetricSpec {
 		return x.Metrics
 	}
 	return nil
+}
+
+func (x *DescribeResponse) GetComparisonPlot() bool {
+	if x != nil {
+		return x.ComparisonPlot
+	}
+	return false
 }
 
 // MetricSpec declares one per-record metric (sdk.MetricSpec).
@@ -2675,13 +2685,859 @@ func (x *ScrapeServerMetricsResponse) GetContentType() string {
 	return ""
 }
 
+// Plots (category plot). A run carries every request's metrics, so a plot
+// call crosses as a stream: the host serializes one PlotCall, cuts it into
+// PlotChunks of at most 1 MiB and closes its side; RenderPlot answers with
+// the image's bytes in PlotChunks the same way. Every message stays under
+// gRPC's default 4 MiB limit however large the run.
+type PlotChunk struct {
+	state         protoimpl.MessageState `protogen:"open.v1"`
+	Data          []byte                 `protobuf:"bytes,1,opt,name=data,proto3" json:"data,omitempty"`
+	unknownFields protoimpl.UnknownFields
+	sizeCache     protoimpl.SizeCache
+}
+
+func (x *PlotChunk) Reset() {
+	*x = PlotChunk{}
+	mi := &file_aiperf_plugin_v1_plugin_proto_msgTypes[37]
+	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+	ms.StoreMessageInfo(mi)
+}
+
+func (x *PlotChunk) String() string {
+	return protoimpl.X.MessageStringOf(x)
+}
+
+func (*PlotChunk) ProtoMessage() {}
+
+func (x *PlotChunk) ProtoReflect() protoreflect.Message {
+	mi := &file_aiperf_plugin_v1_plugin_proto_msgTypes[37]
+	if x != nil {
+		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+		if ms.LoadMessageInfo() == nil {
+			ms.StoreMessageInfo(mi)
+		}
+		return ms
+	}
+	return mi.MessageOf(x)
+}
+
+// Deprecated: Use PlotChunk.ProtoReflect.Descriptor instead.
+func (*PlotChunk) Descriptor() ([]byte, []int) {
+	return file_aiperf_plugin_v1_plugin_proto_rawDescGZIP(), []int{37}
+}
+
+func (x *PlotChunk) GetData() []byte {
+	if x != nil {
+		return x.Data
+	}
+	return nil
+}
+
+type PlotCall struct {
+	state protoimpl.MessageState `protogen:"open.v1"`
+	// One run for a single-run plot (Applies, Render); every run for a
+	// comparison plot (AppliesToRuns, RenderRuns).
+	Runs       []*PlotRun `protobuf:"bytes,1,rep,name=runs,proto3" json:"runs,omitempty"`
+	Comparison bool       `protobuf:"varint,2,opt,name=comparison,proto3" json:"comparison,omitempty"`
+	// RenderPlot only.
+	Options       *PlotOptions `protobuf:"bytes,3,opt,name=options,proto3" json:"options,omitempty"`
+	unknownFields protoimpl.UnknownFields
+	sizeCache     protoimpl.SizeCache
+}
+
+func (x *PlotCall) Reset() {
+	*x = PlotCall{}
+	mi := &file_aiperf_plugin_v1_plugin_proto_msgTypes[38]
+	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+	ms.StoreMessageInfo(mi)
+}
+
+func (x *PlotCall) String() string {
+	return protoimpl.X.MessageStringOf(x)
+}
+
+func (*PlotCall) ProtoMessage() {}
+
+func (x *PlotCall) ProtoReflect() protoreflect.Message {
+	mi := &file_aiperf_plugin_v1_plugin_proto_msgTypes[38]
+	if x != nil {
+		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+		if ms.LoadMessageInfo() == nil {
+			ms.StoreMessageInfo(mi)
+		}
+		return ms
+	}
+	return mi.MessageOf(x)
+}
+
+// Deprecated: Use PlotCall.ProtoReflect.Descriptor instead.
+func (*PlotCall) Descriptor() ([]byte, []int) {
+	return file_aiperf_plugin_v1_plugin_proto_rawDescGZIP(), []int{38}
+}
+
+func (x *PlotCall) GetRuns() []*PlotRun {
+	if x != nil {
+		return x.Runs
+	}
+	return nil
+}
+
+func (x *PlotCall) GetComparison() bool {
+	if x != nil {
+		return x.Comparison
+	}
+	return false
+}
+
+func (x *PlotCall) GetOptions() *PlotOptions {
+	if x != nil {
+		return x.Options
+	}
+	return nil
+}
+
+type PlotAppliesResponse struct {
+	state         protoimpl.MessageState `protogen:"open.v1"`
+	Applies       bool                   `protobuf:"varint,1,opt,name=applies,proto3" json:"applies,omitempty"`
+	unknownFields protoimpl.UnknownFields
+	sizeCache     protoimpl.SizeCache
+}
+
+func (x *PlotAppliesResponse) Reset() {
+	*x = PlotAppliesResponse{}
+	mi := &file_aiperf_plugin_v1_plugin_proto_msgTypes[39]
+	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+	ms.StoreMessageInfo(mi)
+}
+
+func (x *PlotAppliesResponse) String() string {
+	return protoimpl.X.MessageStringOf(x)
+}
+
+func (*PlotAppliesResponse) ProtoMessage() {}
+
+func (x *PlotAppliesResponse) ProtoReflect() protoreflect.Message {
+	mi := &file_aiperf_plugin_v1_plugin_proto_msgTypes[39]
+	if x != nil {
+		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+		if ms.LoadMessageInfo() == nil {
+			ms.StoreMessageInfo(mi)
+		}
+		return ms
+	}
+	return mi.MessageOf(x)
+}
+
+// Deprecated: Use PlotAppliesResponse.ProtoReflect.Descriptor instead.
+func (*PlotAppliesResponse) Descriptor() ([]byte, []int) {
+	return file_aiperf_plugin_v1_plugin_proto_rawDescGZIP(), []int{39}
+}
+
+func (x *PlotAppliesResponse) GetApplies() bool {
+	if x != nil {
+		return x.Applies
+	}
+	return false
+}
+
+type PlotOptions struct {
+	state         protoimpl.MessageState `protogen:"open.v1"`
+	Format        string                 `protobuf:"bytes,1,opt,name=format,proto3" json:"format,omitempty"` // "png" or "svg"
+	Width         int32                  `protobuf:"varint,2,opt,name=width,proto3" json:"width,omitempty"`  // pixels at 100 DPI
+	Height        int32                  `protobuf:"varint,3,opt,name=height,proto3" json:"height,omitempty"`
+	Dpi           int32                  `protobuf:"varint,4,opt,name=dpi,proto3" json:"dpi,omitempty"`    // raster resolution
+	Theme         string                 `protobuf:"bytes,5,opt,name=theme,proto3" json:"theme,omitempty"` // "light" or "dark"
+	unknownFields protoimpl.UnknownFields
+	sizeCache     protoimpl.SizeCache
+}
+
+func (x *PlotOptions) Reset() {
+	*x = PlotOptions{}
+	mi := &file_aiperf_plugin_v1_plugin_proto_msgTypes[40]
+	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+	ms.StoreMessageInfo(mi)
+}
+
+func (x *PlotOptions) String() string {
+	return protoimpl.X.MessageStringOf(x)
+}
+
+func (*PlotOptions) ProtoMessage() {}
+
+func (x *PlotOptions) ProtoReflect() protoreflect.Message {
+	mi := &file_aiperf_plugin_v1_plugin_proto_msgTypes[40]
+	if x != nil {
+		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+		if ms.LoadMessageInfo() == nil {
+			ms.StoreMessageInfo(mi)
+		}
+		return ms
+	}
+	return mi.MessageOf(x)
+}
+
+// Deprecated: Use PlotOptions.ProtoReflect.Descriptor instead.
+func (*PlotOptions) Descriptor() ([]byte, []int) {
+	return file_aiperf_plugin_v1_plugin_proto_rawDescGZIP(), []int{40}
+}
+
+func (x *PlotOptions) GetFormat() string {
+	if x != nil {
+		return x.Format
+	}
+	return ""
+}
+
+func (x *PlotOptions) GetWidth() int32 {
+	if x != nil {
+		return x.Width
+	}
+	return 0
+}
+
+func (x *PlotOptions) GetHeight() int32 {
+	if x != nil {
+		return x.Height
+	}
+	return 0
+}
+
+func (x *PlotOptions) GetDpi() int32 {
+	if x != nil {
+		return x.Dpi
+	}
+	return 0
+}
+
+func (x *PlotOptions) GetTheme() string {
+	if x != nil {
+		return x.Theme
+	}
+	return ""
+}
+
+// PlotRun is sdk.PlotRun. Series are packed columns of doubles.
+type PlotRun struct {
+	state         protoimpl.MessageState `protogen:"open.v1"`
+	Dir           string                 `protobuf:"bytes,1,opt,name=dir,proto3" json:"dir,omitempty"`
+	Summary       map[string]*PlotStat   `protobuf:"bytes,2,rep,name=summary,proto3" json:"summary,omitempty" protobuf_key:"bytes,1,opt,name=key" protobuf_val:"bytes,2,opt,name=value"`
+	Requests      *PlotRequests          `protobuf:"bytes,3,opt,name=requests,proto3" json:"requests,omitempty"`
+	Config        *PlotRunConfig         `protobuf:"bytes,4,opt,name=config,proto3" json:"config,omitempty"`
+	StartNs       int64                  `protobuf:"varint,5,opt,name=start_ns,json=startNs,proto3" json:"start_ns,omitempty"`
+	Timeslices    []*PlotTimeslice       `protobuf:"bytes,6,rep,name=timeslices,proto3" json:"timeslices,omitempty"`
+	SliceDuration float64                `protobuf:"fixed64,7,opt,name=slice_duration,json=sliceDuration,proto3" json:"slice_duration,omitempty"`
+	Gpus          []*PlotGPU             `protobuf:"bytes,8,rep,name=gpus,proto3" json:"gpus,omitempty"`
+	ServerMetrics []*PlotServerSeries    `protobuf:"bytes,9,rep,name=server_metrics,json=serverMetrics,proto3" json:"server_metrics,omitempty"`
+	unknownFields protoimpl.UnknownFields
+	sizeCache     protoimpl.SizeCache
+}
+
+func (x *PlotRun) Reset() {
+	*x = PlotRun{}
+	mi := &file_aiperf_plugin_v1_plugin_proto_msgTypes[41]
+	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+	ms.StoreMessageInfo(mi)
+}
+
+func (x *PlotRun) String() string {
+	return protoimpl.X.MessageStringOf(x)
+}
+
+func (*PlotRun) ProtoMessage() {}
+
+func (x *PlotRun) ProtoReflect() protoreflect.Message {
+	mi := &file_aiperf_plugin_v1_plugin_proto_msgTypes[41]
+	if x != nil {
+		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+		if ms.LoadMessageInfo() == nil {
+			ms.StoreMessageInfo(mi)
+		}
+		return ms
+	}
+	return mi.MessageOf(x)
+}
+
+// Deprecated: Use PlotRun.ProtoReflect.Descriptor instead.
+func (*PlotRun) Descriptor() ([]byte, []int) {
+	return file_aiperf_plugin_v1_plugin_proto_rawDescGZIP(), []int{41}
+}
+
+func (x *PlotRun) GetDir() string {
+	if x != nil {
+		return x.Dir
+	}
+	return ""
+}
+
+func (x *PlotRun) GetSummary() map[string]*PlotStat {
+	if x != nil {
+		return x.Summary
+	}
+	return nil
+}
+
+func (x *PlotRun) GetRequests() *PlotRequests {
+	if x != nil {
+		return x.Requests
+	}
+	return nil
+}
+
+func (x *PlotRun) GetConfig() *PlotRunConfig {
+	if x != nil {
+		return x.Config
+	}
+	return nil
+}
+
+func (x *PlotRun) GetStartNs() int64 {
+	if x != nil {
+		return x.StartNs
+	}
+	return 0
+}
+
+func (x *PlotRun) GetTimeslices() []*PlotTimeslice {
+	if x != nil {
+		return x.Timeslices
+	}
+	return nil
+}
+
+func (x *PlotRun) GetSliceDuration() float64 {
+	if x != nil {
+		return x.SliceDuration
+	}
+	return 0
+}
+
+func (x *PlotRun) GetGpus() []*PlotGPU {
+	if x != nil {
+		return x.Gpus
+	}
+	return nil
+}
+
+func (x *PlotRun) GetServerMetrics() []*PlotServerSeries {
+	if x != nil {
+		return x.ServerMetrics
+	}
+	return nil
+}
+
+type PlotStat struct {
+	state         protoimpl.MessageState `protogen:"open.v1"`
+	Unit          string                 `protobuf:"bytes,1,opt,name=unit,proto3" json:"unit,omitempty"`
+	Stats         map[string]float64     `protobuf:"bytes,2,rep,name=stats,proto3" json:"stats,omitempty" protobuf_key:"bytes,1,opt,name=key" protobuf_val:"fixed64,2,opt,name=value"`
+	unknownFields protoimpl.UnknownFields
+	sizeCache     protoimpl.SizeCache
+}
+
+func (x *PlotStat) Reset() {
+	*x = PlotStat{}
+	mi := &file_aiperf_plugin_v1_plugin_proto_msgTypes[42]
+	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+	ms.StoreMessageInfo(mi)
+}
+
+func (x *PlotStat) String() string {
+	return protoimpl.X.MessageStringOf(x)
+}
+
+func (*PlotStat) ProtoMessage() {}
+
+func (x *PlotStat) ProtoReflect() protoreflect.Message {
+	mi := &file_aiperf_plugin_v1_plugin_proto_msgTypes[42]
+	if x != nil {
+		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+		if ms.LoadMessageInfo() == nil {
+			ms.StoreMessageInfo(mi)
+		}
+		return ms
+	}
+	return mi.MessageOf(x)
+}
+
+// Deprecated: Use PlotStat.ProtoReflect.Descriptor instead.
+func (*PlotStat) Descriptor() ([]byte, []int) {
+	return file_aiperf_plugin_v1_plugin_proto_rawDescGZIP(), []int{42}
+}
+
+func (x *PlotStat) GetUnit() string {
+	if x != nil {
+		return x.Unit
+	}
+	return ""
+}
+
+func (x *PlotStat) GetStats() map[string]float64 {
+	if x != nil {
+		return x.Stats
+	}
+	return nil
+}
+
+// PlotRequests holds every request of profile_export.jsonl column-wise:
+// request i is element i of every column. A metric a request lacks is NaN
+// in its column.
+type PlotRequests struct {
+	state         protoimpl.MessageState `protogen:"open.v1"`
+	StartNs       []int64                `protobuf:"varint,1,rep,packed,name=start_ns,json=startNs,proto3" json:"start_ns,omitempty"`
+	EndNs         []int64                `protobuf:"varint,2,rep,packed,name=end_ns,json=endNs,proto3" json:"end_ns,omitempty"`
+	Error         []bool                 `protobuf:"varint,3,rep,packed,name=error,proto3" json:"error,omitempty"`
+	Metrics       []*PlotColumn          `protobuf:"bytes,4,rep,name=metrics,proto3" json:"metrics,omitempty"`
+	unknownFields protoimpl.UnknownFields
+	sizeCache     protoimpl.SizeCache
+}
+
+func (x *PlotRequests) Reset() {
+	*x = PlotRequests{}
+	mi := &file_aiperf_plugin_v1_plugin_proto_msgTypes[43]
+	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+	ms.StoreMessageInfo(mi)
+}
+
+func (x *PlotRequests) String() string {
+	return protoimpl.X.MessageStringOf(x)
+}
+
+func (*PlotRequests) ProtoMessage() {}
+
+func (x *PlotRequests) ProtoReflect() protoreflect.Message {
+	mi := &file_aiperf_plugin_v1_plugin_proto_msgTypes[43]
+	if x != nil {
+		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+		if ms.LoadMessageInfo() == nil {
+			ms.StoreMessageInfo(mi)
+		}
+		return ms
+	}
+	return mi.MessageOf(x)
+}
+
+// Deprecated: Use PlotRequests.ProtoReflect.Descriptor instead.
+func (*PlotRequests) Descriptor() ([]byte, []int) {
+	return file_aiperf_plugin_v1_plugin_proto_rawDescGZIP(), []int{43}
+}
+
+func (x *PlotRequests) GetStartNs() []int64 {
+	if x != nil {
+		return x.StartNs
+	}
+	return nil
+}
+
+func (x *PlotRequests) GetEndNs() []int64 {
+	if x != nil {
+		return x.EndNs
+	}
+	return nil
+}
+
+func (x *PlotRequests) GetError() []bool {
+	if x != nil {
+		return x.Error
+	}
+	return nil
+}
+
+func (x *PlotRequests) GetMetrics() []*PlotColumn {
+	if x != nil {
+		return x.Metrics
+	}
+	return nil
+}
+
+type PlotColumn struct {
+	state         protoimpl.MessageState `protogen:"open.v1"`
+	Name          string                 `protobuf:"bytes,1,opt,name=name,proto3" json:"name,omitempty"`
+	Values        []float64              `protobuf:"fixed64,2,rep,packed,name=values,proto3" json:"values,omitempty"`
+	unknownFields protoimpl.UnknownFields
+	sizeCache     protoimpl.SizeCache
+}
+
+func (x *PlotColumn) Reset() {
+	*x = PlotColumn{}
+	mi := &file_aiperf_plugin_v1_plugin_proto_msgTypes[44]
+	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+	ms.StoreMessageInfo(mi)
+}
+
+func (x *PlotColumn) String() string {
+	return protoimpl.X.MessageStringOf(x)
+}
+
+func (*PlotColumn) ProtoMessage() {}
+
+func (x *PlotColumn) ProtoReflect() protoreflect.Message {
+	mi := &file_aiperf_plugin_v1_plugin_proto_msgTypes[44]
+	if x != nil {
+		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+		if ms.LoadMessageInfo() == nil {
+			ms.StoreMessageInfo(mi)
+		}
+		return ms
+	}
+	return mi.MessageOf(x)
+}
+
+// Deprecated: Use PlotColumn.ProtoReflect.Descriptor instead.
+func (*PlotColumn) Descriptor() ([]byte, []int) {
+	return file_aiperf_plugin_v1_plugin_proto_rawDescGZIP(), []int{44}
+}
+
+func (x *PlotColumn) GetName() string {
+	if x != nil {
+		return x.Name
+	}
+	return ""
+}
+
+func (x *PlotColumn) GetValues() []float64 {
+	if x != nil {
+		return x.Values
+	}
+	return nil
+}
+
+type PlotRunConfig struct {
+	state         protoimpl.MessageState `protogen:"open.v1"`
+	Model         string                 `protobuf:"bytes,1,opt,name=model,proto3" json:"model,omitempty"`
+	EndpointType  string                 `protobuf:"bytes,2,opt,name=endpoint_type,json=endpointType,proto3" json:"endpoint_type,omitempty"`
+	Streaming     bool                   `protobuf:"varint,3,opt,name=streaming,proto3" json:"streaming,omitempty"`
+	Concurrency   float64                `protobuf:"fixed64,4,opt,name=concurrency,proto3" json:"concurrency,omitempty"`
+	RequestRate   float64                `protobuf:"fixed64,5,opt,name=request_rate,json=requestRate,proto3" json:"request_rate,omitempty"`
+	unknownFields protoimpl.UnknownFields
+	sizeCache     protoimpl.SizeCache
+}
+
+func (x *PlotRunConfig) Reset() {
+	*x = PlotRunConfig{}
+	mi := &file_aiperf_plugin_v1_plugin_proto_msgTypes[45]
+	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+	ms.StoreMessageInfo(mi)
+}
+
+func (x *PlotRunConfig) String() string {
+	return protoimpl.X.MessageStringOf(x)
+}
+
+func (*PlotRunConfig) ProtoMessage() {}
+
+func (x *PlotRunConfig) ProtoReflect() protoreflect.Message {
+	mi := &file_aiperf_plugin_v1_plugin_proto_msgTypes[45]
+	if x != nil {
+		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+		if ms.LoadMessageInfo() == nil {
+			ms.StoreMessageInfo(mi)
+		}
+		return ms
+	}
+	return mi.MessageOf(x)
+}
+
+// Deprecated: Use PlotRunConfig.ProtoReflect.Descriptor instead.
+func (*PlotRunConfig) Descriptor() ([]byte, []int) {
+	return file_aiperf_plugin_v1_plugin_proto_rawDescGZIP(), []int{45}
+}
+
+func (x *PlotRunConfig) GetModel() string {
+	if x != nil {
+		return x.Model
+	}
+	return ""
+}
+
+func (x *PlotRunConfig) GetEndpointType() string {
+	if x != nil {
+		return x.EndpointType
+	}
+	return ""
+}
+
+func (x *PlotRunConfig) GetStreaming() bool {
+	if x != nil {
+		return x.Streaming
+	}
+	return false
+}
+
+func (x *PlotRunConfig) GetConcurrency() float64 {
+	if x != nil {
+		return x.Concurrency
+	}
+	return 0
+}
+
+func (x *PlotRunConfig) GetRequestRate() float64 {
+	if x != nil {
+		return x.RequestRate
+	}
+	return 0
+}
+
+type PlotTimeslice struct {
+	state         protoimpl.MessageState `protogen:"open.v1"`
+	Index         int64                  `protobuf:"varint,1,opt,name=index,proto3" json:"index,omitempty"`
+	StartNs       int64                  `protobuf:"varint,2,opt,name=start_ns,json=startNs,proto3" json:"start_ns,omitempty"`
+	EndNs         int64                  `protobuf:"varint,3,opt,name=end_ns,json=endNs,proto3" json:"end_ns,omitempty"`
+	Metrics       map[string]*PlotStat   `protobuf:"bytes,4,rep,name=metrics,proto3" json:"metrics,omitempty" protobuf_key:"bytes,1,opt,name=key" protobuf_val:"bytes,2,opt,name=value"`
+	unknownFields protoimpl.UnknownFields
+	sizeCache     protoimpl.SizeCache
+}
+
+func (x *PlotTimeslice) Reset() {
+	*x = PlotTimeslice{}
+	mi := &file_aiperf_plugin_v1_plugin_proto_msgTypes[46]
+	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+	ms.StoreMessageInfo(mi)
+}
+
+func (x *PlotTimeslice) String() string {
+	return protoimpl.X.MessageStringOf(x)
+}
+
+func (*PlotTimeslice) ProtoMessage() {}
+
+func (x *PlotTimeslice) ProtoReflect() protoreflect.Message {
+	mi := &file_aiperf_plugin_v1_plugin_proto_msgTypes[46]
+	if x != nil {
+		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+		if ms.LoadMessageInfo() == nil {
+			ms.StoreMessageInfo(mi)
+		}
+		return ms
+	}
+	return mi.MessageOf(x)
+}
+
+// Deprecated: Use PlotTimeslice.ProtoReflect.Descriptor instead.
+func (*PlotTimeslice) Descriptor() ([]byte, []int) {
+	return file_aiperf_plugin_v1_plugin_proto_rawDescGZIP(), []int{46}
+}
+
+func (x *PlotTimeslice) GetIndex() int64 {
+	if x != nil {
+		return x.Index
+	}
+	return 0
+}
+
+func (x *PlotTimeslice) GetStartNs() int64 {
+	if x != nil {
+		return x.StartNs
+	}
+	return 0
+}
+
+func (x *PlotTimeslice) GetEndNs() int64 {
+	if x != nil {
+		return x.EndNs
+	}
+	return 0
+}
+
+func (x *PlotTimeslice) GetMetrics() map[string]*PlotStat {
+	if x != nil {
+		return x.Metrics
+	}
+	return nil
+}
+
+// PlotGPU is one GPU's samples; each metric column has one value per time
+// (NaN where the sample lacks it).
+type PlotGPU struct {
+	state         protoimpl.MessageState `protogen:"open.v1"`
+	Index         int64                  `protobuf:"varint,1,opt,name=index,proto3" json:"index,omitempty"`
+	Uuid          string                 `protobuf:"bytes,2,opt,name=uuid,proto3" json:"uuid,omitempty"`
+	Name          string                 `protobuf:"bytes,3,opt,name=name,proto3" json:"name,omitempty"`
+	Source        string                 `protobuf:"bytes,4,opt,name=source,proto3" json:"source,omitempty"`
+	Times         []float64              `protobuf:"fixed64,5,rep,packed,name=times,proto3" json:"times,omitempty"`
+	Metrics       []*PlotColumn          `protobuf:"bytes,6,rep,name=metrics,proto3" json:"metrics,omitempty"`
+	unknownFields protoimpl.UnknownFields
+	sizeCache     protoimpl.SizeCache
+}
+
+func (x *PlotGPU) Reset() {
+	*x = PlotGPU{}
+	mi := &file_aiperf_plugin_v1_plugin_proto_msgTypes[47]
+	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+	ms.StoreMessageInfo(mi)
+}
+
+func (x *PlotGPU) String() string {
+	return protoimpl.X.MessageStringOf(x)
+}
+
+func (*PlotGPU) ProtoMessage() {}
+
+func (x *PlotGPU) ProtoReflect() protoreflect.Message {
+	mi := &file_aiperf_plugin_v1_plugin_proto_msgTypes[47]
+	if x != nil {
+		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+		if ms.LoadMessageInfo() == nil {
+			ms.StoreMessageInfo(mi)
+		}
+		return ms
+	}
+	return mi.MessageOf(x)
+}
+
+// Deprecated: Use PlotGPU.ProtoReflect.Descriptor instead.
+func (*PlotGPU) Descriptor() ([]byte, []int) {
+	return file_aiperf_plugin_v1_plugin_proto_rawDescGZIP(), []int{47}
+}
+
+func (x *PlotGPU) GetIndex() int64 {
+	if x != nil {
+		return x.Index
+	}
+	return 0
+}
+
+func (x *PlotGPU) GetUuid() string {
+	if x != nil {
+		return x.Uuid
+	}
+	return ""
+}
+
+func (x *PlotGPU) GetName() string {
+	if x != nil {
+		return x.Name
+	}
+	return ""
+}
+
+func (x *PlotGPU) GetSource() string {
+	if x != nil {
+		return x.Source
+	}
+	return ""
+}
+
+func (x *PlotGPU) GetTimes() []float64 {
+	if x != nil {
+		return x.Times
+	}
+	return nil
+}
+
+func (x *PlotGPU) GetMetrics() []*PlotColumn {
+	if x != nil {
+		return x.Metrics
+	}
+	return nil
+}
+
+type PlotServerSeries struct {
+	state         protoimpl.MessageState `protogen:"open.v1"`
+	Metric        string                 `protobuf:"bytes,1,opt,name=metric,proto3" json:"metric,omitempty"`
+	Type          string                 `protobuf:"bytes,2,opt,name=type,proto3" json:"type,omitempty"`
+	Unit          string                 `protobuf:"bytes,3,opt,name=unit,proto3" json:"unit,omitempty"`
+	Endpoint      string                 `protobuf:"bytes,4,opt,name=endpoint,proto3" json:"endpoint,omitempty"`
+	Labels        map[string]string      `protobuf:"bytes,5,rep,name=labels,proto3" json:"labels,omitempty" protobuf_key:"bytes,1,opt,name=key" protobuf_val:"bytes,2,opt,name=value"`
+	Stats         map[string]float64     `protobuf:"bytes,6,rep,name=stats,proto3" json:"stats,omitempty" protobuf_key:"bytes,1,opt,name=key" protobuf_val:"fixed64,2,opt,name=value"`
+	Times         []float64              `protobuf:"fixed64,7,rep,packed,name=times,proto3" json:"times,omitempty"`
+	Values        []float64              `protobuf:"fixed64,8,rep,packed,name=values,proto3" json:"values,omitempty"`
+	unknownFields protoimpl.UnknownFields
+	sizeCache     protoimpl.SizeCache
+}
+
+func (x *PlotServerSeries) Reset() {
+	*x = PlotServerSeries{}
+	mi := &file_aiperf_plugin_v1_plugin_proto_msgTypes[48]
+	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+	ms.StoreMessageInfo(mi)
+}
+
+func (x *PlotServerSeries) String() string {
+	return protoimpl.X.MessageStringOf(x)
+}
+
+func (*PlotServerSeries) ProtoMessage() {}
+
+func (x *PlotServerSeries) ProtoReflect() protoreflect.Message {
+	mi := &file_aiperf_plugin_v1_plugin_proto_msgTypes[48]
+	if x != nil {
+		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+		if ms.LoadMessageInfo() == nil {
+			ms.StoreMessageInfo(mi)
+		}
+		return ms
+	}
+	return mi.MessageOf(x)
+}
+
+// Deprecated: Use PlotServerSeries.ProtoReflect.Descriptor instead.
+func (*PlotServerSeries) Descriptor() ([]byte, []int) {
+	return file_aiperf_plugin_v1_plugin_proto_rawDescGZIP(), []int{48}
+}
+
+func (x *PlotServerSeries) GetMetric() string {
+	if x != nil {
+		return x.Metric
+	}
+	return ""
+}
+
+func (x *PlotServerSeries) GetType() string {
+	if x != nil {
+		return x.Type
+	}
+	return ""
+}
+
+func (x *PlotServerSeries) GetUnit() string {
+	if x != nil {
+		return x.Unit
+	}
+	return ""
+}
+
+func (x *PlotServerSeries) GetEndpoint() string {
+	if x != nil {
+		return x.Endpoint
+	}
+	return ""
+}
+
+func (x *PlotServerSeries) GetLabels() map[string]string {
+	if x != nil {
+		return x.Labels
+	}
+	return nil
+}
+
+func (x *PlotServerSeries) GetStats() map[string]float64 {
+	if x != nil {
+		return x.Stats
+	}
+	return nil
+}
+
+func (x *PlotServerSeries) GetTimes() []float64 {
+	if x != nil {
+		return x.Times
+	}
+	return nil
+}
+
+func (x *PlotServerSeries) GetValues() []float64 {
+	if x != nil {
+		return x.Values
+	}
+	return nil
+}
+
 var File_aiperf_plugin_v1_plugin_proto protoreflect.FileDescriptor
 
 const file_aiperf_plugin_v1_plugin_proto_rawDesc = "" +
 	"\n" +
 	"\x1daiperf/plugin/v1/plugin.proto\x12\x10aiperf.plugin.v1\"\a\n" +
 	"\x05Empty\"\x11\n" +
-	"\x0fDescribeRequest\"\x9b\x02\n" +
+	"\x0fDescribeRequest\"\xc4\x02\n" +
 	"\x10DescribeResponse\x12\x1f\n" +
 	"\vapi_version\x18\x01 \x01(\rR\n" +
 	"apiVersion\x12\x12\n" +
@@ -2692,7 +3548,8 @@ const file_aiperf_plugin_v1_plugin_proto_rawDesc = "" +
 	"categories\x18\x05 \x03(\tR\n" +
 	"categories\x12>\n" +
 	"\bendpoint\x18\x06 \x01(\v2\".aiperf.plugin.v1.EndpointMetadataR\bendpoint\x126\n" +
-	"\ametrics\x18\a \x03(\v2\x1c.aiperf.plugin.v1.MetricSpecR\ametrics\"\xba\x02\n" +
+	"\ametrics\x18\a \x03(\v2\x1c.aiperf.plugin.v1.MetricSpecR\ametrics\x12'\n" +
+	"\x0fcomparison_plot\x18\b \x01(\bR\x0ecomparisonPlot\"\xba\x02\n" +
 	"\n" +
 	"MetricSpec\x12\x10\n" +
 	"\x03tag\x18\x01 \x01(\tR\x03tag\x12\x16\n" +
@@ -2930,7 +3787,91 @@ const file_aiperf_plugin_v1_plugin_proto_rawDesc = "" +
 	"\x04gpus\x18\x01 \x03(\v2\x1c.aiperf.plugin.v1.GPUReadingR\x04gpus\"T\n" +
 	"\x1bScrapeServerMetricsResponse\x12\x12\n" +
 	"\x04body\x18\x01 \x01(\fR\x04body\x12!\n" +
-	"\fcontent_type\x18\x02 \x01(\tR\vcontentType2\xf9\a\n" +
+	"\fcontent_type\x18\x02 \x01(\tR\vcontentType\"\x1f\n" +
+	"\tPlotChunk\x12\x12\n" +
+	"\x04data\x18\x01 \x01(\fR\x04data\"\x92\x01\n" +
+	"\bPlotCall\x12-\n" +
+	"\x04runs\x18\x01 \x03(\v2\x19.aiperf.plugin.v1.PlotRunR\x04runs\x12\x1e\n" +
+	"\n" +
+	"comparison\x18\x02 \x01(\bR\n" +
+	"comparison\x127\n" +
+	"\aoptions\x18\x03 \x01(\v2\x1d.aiperf.plugin.v1.PlotOptionsR\aoptions\"/\n" +
+	"\x13PlotAppliesResponse\x12\x18\n" +
+	"\aapplies\x18\x01 \x01(\bR\aapplies\"{\n" +
+	"\vPlotOptions\x12\x16\n" +
+	"\x06format\x18\x01 \x01(\tR\x06format\x12\x14\n" +
+	"\x05width\x18\x02 \x01(\x05R\x05width\x12\x16\n" +
+	"\x06height\x18\x03 \x01(\x05R\x06height\x12\x10\n" +
+	"\x03dpi\x18\x04 \x01(\x05R\x03dpi\x12\x14\n" +
+	"\x05theme\x18\x05 \x01(\tR\x05theme\"\xa7\x04\n" +
+	"\aPlotRun\x12\x10\n" +
+	"\x03dir\x18\x01 \x01(\tR\x03dir\x12@\n" +
+	"\asummary\x18\x02 \x03(\v2&.aiperf.plugin.v1.PlotRun.SummaryEntryR\asummary\x12:\n" +
+	"\brequests\x18\x03 \x01(\v2\x1e.aiperf.plugin.v1.PlotRequestsR\brequests\x127\n" +
+	"\x06config\x18\x04 \x01(\v2\x1f.aiperf.plugin.v1.PlotRunConfigR\x06config\x12\x19\n" +
+	"\bstart_ns\x18\x05 \x01(\x03R\astartNs\x12?\n" +
+	"\n" +
+	"timeslices\x18\x06 \x03(\v2\x1f.aiperf.plugin.v1.PlotTimesliceR\n" +
+	"timeslices\x12%\n" +
+	"\x0eslice_duration\x18\a \x01(\x01R\rsliceDuration\x12-\n" +
+	"\x04gpus\x18\b \x03(\v2\x19.aiperf.plugin.v1.PlotGPUR\x04gpus\x12I\n" +
+	"\x0eserver_metrics\x18\t \x03(\v2\".aiperf.plugin.v1.PlotServerSeriesR\rserverMetrics\x1aV\n" +
+	"\fSummaryEntry\x12\x10\n" +
+	"\x03key\x18\x01 \x01(\tR\x03key\x120\n" +
+	"\x05value\x18\x02 \x01(\v2\x1a.aiperf.plugin.v1.PlotStatR\x05value:\x028\x01\"\x95\x01\n" +
+	"\bPlotStat\x12\x12\n" +
+	"\x04unit\x18\x01 \x01(\tR\x04unit\x12;\n" +
+	"\x05stats\x18\x02 \x03(\v2%.aiperf.plugin.v1.PlotStat.StatsEntryR\x05stats\x1a8\n" +
+	"\n" +
+	"StatsEntry\x12\x10\n" +
+	"\x03key\x18\x01 \x01(\tR\x03key\x12\x14\n" +
+	"\x05value\x18\x02 \x01(\x01R\x05value:\x028\x01\"\x8e\x01\n" +
+	"\fPlotRequests\x12\x19\n" +
+	"\bstart_ns\x18\x01 \x03(\x03R\astartNs\x12\x15\n" +
+	"\x06end_ns\x18\x02 \x03(\x03R\x05endNs\x12\x14\n" +
+	"\x05error\x18\x03 \x03(\bR\x05error\x126\n" +
+	"\ametrics\x18\x04 \x03(\v2\x1c.aiperf.plugin.v1.PlotColumnR\ametrics\"8\n" +
+	"\n" +
+	"PlotColumn\x12\x12\n" +
+	"\x04name\x18\x01 \x01(\tR\x04name\x12\x16\n" +
+	"\x06values\x18\x02 \x03(\x01R\x06values\"\xad\x01\n" +
+	"\rPlotRunConfig\x12\x14\n" +
+	"\x05model\x18\x01 \x01(\tR\x05model\x12#\n" +
+	"\rendpoint_type\x18\x02 \x01(\tR\fendpointType\x12\x1c\n" +
+	"\tstreaming\x18\x03 \x01(\bR\tstreaming\x12 \n" +
+	"\vconcurrency\x18\x04 \x01(\x01R\vconcurrency\x12!\n" +
+	"\frequest_rate\x18\x05 \x01(\x01R\vrequestRate\"\xf7\x01\n" +
+	"\rPlotTimeslice\x12\x14\n" +
+	"\x05index\x18\x01 \x01(\x03R\x05index\x12\x19\n" +
+	"\bstart_ns\x18\x02 \x01(\x03R\astartNs\x12\x15\n" +
+	"\x06end_ns\x18\x03 \x01(\x03R\x05endNs\x12F\n" +
+	"\ametrics\x18\x04 \x03(\v2,.aiperf.plugin.v1.PlotTimeslice.MetricsEntryR\ametrics\x1aV\n" +
+	"\fMetricsEntry\x12\x10\n" +
+	"\x03key\x18\x01 \x01(\tR\x03key\x120\n" +
+	"\x05value\x18\x02 \x01(\v2\x1a.aiperf.plugin.v1.PlotStatR\x05value:\x028\x01\"\xad\x01\n" +
+	"\aPlotGPU\x12\x14\n" +
+	"\x05index\x18\x01 \x01(\x03R\x05index\x12\x12\n" +
+	"\x04uuid\x18\x02 \x01(\tR\x04uuid\x12\x12\n" +
+	"\x04name\x18\x03 \x01(\tR\x04name\x12\x16\n" +
+	"\x06source\x18\x04 \x01(\tR\x06source\x12\x14\n" +
+	"\x05times\x18\x05 \x03(\x01R\x05times\x126\n" +
+	"\ametrics\x18\x06 \x03(\v2\x1c.aiperf.plugin.v1.PlotColumnR\ametrics\"\x9e\x03\n" +
+	"\x10PlotServerSeries\x12\x16\n" +
+	"\x06metric\x18\x01 \x01(\tR\x06metric\x12\x12\n" +
+	"\x04type\x18\x02 \x01(\tR\x04type\x12\x12\n" +
+	"\x04unit\x18\x03 \x01(\tR\x04unit\x12\x1a\n" +
+	"\bendpoint\x18\x04 \x01(\tR\bendpoint\x12F\n" +
+	"\x06labels\x18\x05 \x03(\v2..aiperf.plugin.v1.PlotServerSeries.LabelsEntryR\x06labels\x12C\n" +
+	"\x05stats\x18\x06 \x03(\v2-.aiperf.plugin.v1.PlotServerSeries.StatsEntryR\x05stats\x12\x14\n" +
+	"\x05times\x18\a \x03(\x01R\x05times\x12\x16\n" +
+	"\x06values\x18\b \x03(\x01R\x06values\x1a9\n" +
+	"\vLabelsEntry\x12\x10\n" +
+	"\x03key\x18\x01 \x01(\tR\x03key\x12\x14\n" +
+	"\x05value\x18\x02 \x01(\tR\x05value:\x028\x01\x1a8\n" +
+	"\n" +
+	"StatsEntry\x12\x10\n" +
+	"\x03key\x18\x01 \x01(\tR\x03key\x12\x14\n" +
+	"\x05value\x18\x02 \x01(\x01R\x05value:\x028\x012\x9a\t\n" +
 	"\x06Plugin\x12Q\n" +
 	"\bDescribe\x12!.aiperf.plugin.v1.DescribeRequest\x1a\".aiperf.plugin.v1.DescribeResponse\x12H\n" +
 	"\tConfigure\x12\".aiperf.plugin.v1.ConfigureRequest\x1a\x17.aiperf.plugin.v1.Empty\x12W\n" +
@@ -2943,7 +3884,10 @@ const file_aiperf_plugin_v1_plugin_proto_rawDesc = "" +
 	"\x06Export\x12\x1f.aiperf.plugin.v1.ExportRequest\x1a .aiperf.plugin.v1.ExportResponse\x12U\n" +
 	"\x0fTelemetrySource\x12\x17.aiperf.plugin.v1.Empty\x1a).aiperf.plugin.v1.TelemetrySourceResponse\x12I\n" +
 	"\tSampleGPU\x12\x17.aiperf.plugin.v1.Empty\x1a#.aiperf.plugin.v1.SampleGPUResponse\x12]\n" +
-	"\x13ScrapeServerMetrics\x12\x17.aiperf.plugin.v1.Empty\x1a-.aiperf.plugin.v1.ScrapeServerMetricsResponseB1Z/github.com/aiperf-go/aiperf/plugin-sdk/pluginpbb\x06proto3"
+	"\x13ScrapeServerMetrics\x12\x17.aiperf.plugin.v1.Empty\x1a-.aiperf.plugin.v1.ScrapeServerMetricsResponse\x12S\n" +
+	"\vPlotApplies\x12\x1b.aiperf.plugin.v1.PlotChunk\x1a%.aiperf.plugin.v1.PlotAppliesResponse(\x01\x12J\n" +
+	"\n" +
+	"RenderPlot\x12\x1b.aiperf.plugin.v1.PlotChunk\x1a\x1b.aiperf.plugin.v1.PlotChunk(\x010\x01B1Z/github.com/aiperf-go/aiperf/plugin-sdk/pluginpbb\x06proto3"
 
 var (
 	file_aiperf_plugin_v1_plugin_proto_rawDescOnce sync.Once
@@ -2957,7 +3901,7 @@ func file_aiperf_plugin_v1_plugin_proto_rawDescGZIP() []byte {
 	return file_aiperf_plugin_v1_plugin_proto_rawDescData
 }
 
-var file_aiperf_plugin_v1_plugin_proto_msgTypes = make([]protoimpl.MessageInfo, 41)
+var file_aiperf_plugin_v1_plugin_proto_msgTypes = make([]protoimpl.MessageInfo, 58)
 var file_aiperf_plugin_v1_plugin_proto_goTypes = []any{
 	(*Empty)(nil),                       // 0: aiperf.plugin.v1.Empty
 	(*DescribeRequest)(nil),             // 1: aiperf.plugin.v1.DescribeRequest
@@ -2996,10 +3940,27 @@ var file_aiperf_plugin_v1_plugin_proto_goTypes = []any{
 	(*GPUReading)(nil),                  // 34: aiperf.plugin.v1.GPUReading
 	(*SampleGPUResponse)(nil),           // 35: aiperf.plugin.v1.SampleGPUResponse
 	(*ScrapeServerMetricsResponse)(nil), // 36: aiperf.plugin.v1.ScrapeServerMetricsResponse
-	nil,                                 // 37: aiperf.plugin.v1.ParseRecordResponse.UnitErrorsEntry
-	nil,                                 // 38: aiperf.plugin.v1.RunInfo.GoodputEntry
-	nil,                                 // 39: aiperf.plugin.v1.ProcessRecordResponse.ValuesEntry
-	nil,                                 // 40: aiperf.plugin.v1.GPUReading.MetricsEntry
+	(*PlotChunk)(nil),                   // 37: aiperf.plugin.v1.PlotChunk
+	(*PlotCall)(nil),                    // 38: aiperf.plugin.v1.PlotCall
+	(*PlotAppliesResponse)(nil),         // 39: aiperf.plugin.v1.PlotAppliesResponse
+	(*PlotOptions)(nil),                 // 40: aiperf.plugin.v1.PlotOptions
+	(*PlotRun)(nil),                     // 41: aiperf.plugin.v1.PlotRun
+	(*PlotStat)(nil),                    // 42: aiperf.plugin.v1.PlotStat
+	(*PlotRequests)(nil),                // 43: aiperf.plugin.v1.PlotRequests
+	(*PlotColumn)(nil),                  // 44: aiperf.plugin.v1.PlotColumn
+	(*PlotRunConfig)(nil),               // 45: aiperf.plugin.v1.PlotRunConfig
+	(*PlotTimeslice)(nil),               // 46: aiperf.plugin.v1.PlotTimeslice
+	(*PlotGPU)(nil),                     // 47: aiperf.plugin.v1.PlotGPU
+	(*PlotServerSeries)(nil),            // 48: aiperf.plugin.v1.PlotServerSeries
+	nil,                                 // 49: aiperf.plugin.v1.ParseRecordResponse.UnitErrorsEntry
+	nil,                                 // 50: aiperf.plugin.v1.RunInfo.GoodputEntry
+	nil,                                 // 51: aiperf.plugin.v1.ProcessRecordResponse.ValuesEntry
+	nil,                                 // 52: aiperf.plugin.v1.GPUReading.MetricsEntry
+	nil,                                 // 53: aiperf.plugin.v1.PlotRun.SummaryEntry
+	nil,                                 // 54: aiperf.plugin.v1.PlotStat.StatsEntry
+	nil,                                 // 55: aiperf.plugin.v1.PlotTimeslice.MetricsEntry
+	nil,                                 // 56: aiperf.plugin.v1.PlotServerSeries.LabelsEntry
+	nil,                                 // 57: aiperf.plugin.v1.PlotServerSeries.StatsEntry
 }
 var file_aiperf_plugin_v1_plugin_proto_depIdxs = []int32{
 	5,  // 0: aiperf.plugin.v1.DescribeResponse.endpoint:type_name -> aiperf.plugin.v1.EndpointMetadata
@@ -3011,50 +3972,70 @@ var file_aiperf_plugin_v1_plugin_proto_depIdxs = []int32{
 	14, // 6: aiperf.plugin.v1.ParsedResponse.result:type_name -> aiperf.plugin.v1.Result
 	12, // 7: aiperf.plugin.v1.ParseRecordRequest.units:type_name -> aiperf.plugin.v1.ResponseUnit
 	13, // 8: aiperf.plugin.v1.ParseRecordResponse.responses:type_name -> aiperf.plugin.v1.ParsedResponse
-	37, // 9: aiperf.plugin.v1.ParseRecordResponse.unit_errors:type_name -> aiperf.plugin.v1.ParseRecordResponse.UnitErrorsEntry
+	49, // 9: aiperf.plugin.v1.ParseRecordResponse.unit_errors:type_name -> aiperf.plugin.v1.ParseRecordResponse.UnitErrorsEntry
 	17, // 10: aiperf.plugin.v1.RequestRecord.error:type_name -> aiperf.plugin.v1.ErrorDetails
 	18, // 11: aiperf.plugin.v1.ParsedRecord.record:type_name -> aiperf.plugin.v1.RequestRecord
 	13, // 12: aiperf.plugin.v1.ParsedRecord.responses:type_name -> aiperf.plugin.v1.ParsedResponse
 	11, // 13: aiperf.plugin.v1.ParsedRecord.usage:type_name -> aiperf.plugin.v1.Usage
 	5,  // 14: aiperf.plugin.v1.RunInfo.endpoint:type_name -> aiperf.plugin.v1.EndpointMetadata
-	38, // 15: aiperf.plugin.v1.RunInfo.goodput:type_name -> aiperf.plugin.v1.RunInfo.GoodputEntry
-	39, // 16: aiperf.plugin.v1.ProcessRecordResponse.values:type_name -> aiperf.plugin.v1.ProcessRecordResponse.ValuesEntry
+	50, // 15: aiperf.plugin.v1.RunInfo.goodput:type_name -> aiperf.plugin.v1.RunInfo.GoodputEntry
+	51, // 16: aiperf.plugin.v1.ProcessRecordResponse.values:type_name -> aiperf.plugin.v1.ProcessRecordResponse.ValuesEntry
 	6,  // 17: aiperf.plugin.v1.Conversation.turns:type_name -> aiperf.plugin.v1.Turn
 	23, // 18: aiperf.plugin.v1.LoadDatasetRequest.options:type_name -> aiperf.plugin.v1.DatasetOptions
 	24, // 19: aiperf.plugin.v1.LoadDatasetResponse.conversations:type_name -> aiperf.plugin.v1.Conversation
 	30, // 20: aiperf.plugin.v1.ExportResponse.files:type_name -> aiperf.plugin.v1.ExportedFile
-	40, // 21: aiperf.plugin.v1.GPUReading.metrics:type_name -> aiperf.plugin.v1.GPUReading.MetricsEntry
+	52, // 21: aiperf.plugin.v1.GPUReading.metrics:type_name -> aiperf.plugin.v1.GPUReading.MetricsEntry
 	34, // 22: aiperf.plugin.v1.SampleGPUResponse.gpus:type_name -> aiperf.plugin.v1.GPUReading
-	20, // 23: aiperf.plugin.v1.ProcessRecordResponse.ValuesEntry.value:type_name -> aiperf.plugin.v1.MetricValue
-	1,  // 24: aiperf.plugin.v1.Plugin.Describe:input_type -> aiperf.plugin.v1.DescribeRequest
-	4,  // 25: aiperf.plugin.v1.Plugin.Configure:input_type -> aiperf.plugin.v1.ConfigureRequest
-	9,  // 26: aiperf.plugin.v1.Plugin.FormatPayload:input_type -> aiperf.plugin.v1.RequestInfo
-	15, // 27: aiperf.plugin.v1.Plugin.ParseRecord:input_type -> aiperf.plugin.v1.ParseRecordRequest
-	21, // 28: aiperf.plugin.v1.Plugin.InitRecordProcessor:input_type -> aiperf.plugin.v1.RunInfo
-	19, // 29: aiperf.plugin.v1.Plugin.ProcessRecord:input_type -> aiperf.plugin.v1.ParsedRecord
-	25, // 30: aiperf.plugin.v1.Plugin.CanLoad:input_type -> aiperf.plugin.v1.CanLoadRequest
-	27, // 31: aiperf.plugin.v1.Plugin.LoadDataset:input_type -> aiperf.plugin.v1.LoadDatasetRequest
-	29, // 32: aiperf.plugin.v1.Plugin.Export:input_type -> aiperf.plugin.v1.ExportRequest
-	0,  // 33: aiperf.plugin.v1.Plugin.TelemetrySource:input_type -> aiperf.plugin.v1.Empty
-	0,  // 34: aiperf.plugin.v1.Plugin.SampleGPU:input_type -> aiperf.plugin.v1.Empty
-	0,  // 35: aiperf.plugin.v1.Plugin.ScrapeServerMetrics:input_type -> aiperf.plugin.v1.Empty
-	2,  // 36: aiperf.plugin.v1.Plugin.Describe:output_type -> aiperf.plugin.v1.DescribeResponse
-	0,  // 37: aiperf.plugin.v1.Plugin.Configure:output_type -> aiperf.plugin.v1.Empty
-	10, // 38: aiperf.plugin.v1.Plugin.FormatPayload:output_type -> aiperf.plugin.v1.FormatPayloadResponse
-	16, // 39: aiperf.plugin.v1.Plugin.ParseRecord:output_type -> aiperf.plugin.v1.ParseRecordResponse
-	0,  // 40: aiperf.plugin.v1.Plugin.InitRecordProcessor:output_type -> aiperf.plugin.v1.Empty
-	22, // 41: aiperf.plugin.v1.Plugin.ProcessRecord:output_type -> aiperf.plugin.v1.ProcessRecordResponse
-	26, // 42: aiperf.plugin.v1.Plugin.CanLoad:output_type -> aiperf.plugin.v1.CanLoadResponse
-	28, // 43: aiperf.plugin.v1.Plugin.LoadDataset:output_type -> aiperf.plugin.v1.LoadDatasetResponse
-	31, // 44: aiperf.plugin.v1.Plugin.Export:output_type -> aiperf.plugin.v1.ExportResponse
-	33, // 45: aiperf.plugin.v1.Plugin.TelemetrySource:output_type -> aiperf.plugin.v1.TelemetrySourceResponse
-	35, // 46: aiperf.plugin.v1.Plugin.SampleGPU:output_type -> aiperf.plugin.v1.SampleGPUResponse
-	36, // 47: aiperf.plugin.v1.Plugin.ScrapeServerMetrics:output_type -> aiperf.plugin.v1.ScrapeServerMetricsResponse
-	36, // [36:48] is the sub-list for method output_type
-	24, // [24:36] is the sub-list for method input_type
-	24, // [24:24] is the sub-list for extension type_name
-	24, // [24:24] is the sub-list for extension extendee
-	0,  // [0:24] is the sub-list for field type_name
+	41, // 23: aiperf.plugin.v1.PlotCall.runs:type_name -> aiperf.plugin.v1.PlotRun
+	40, // 24: aiperf.plugin.v1.PlotCall.options:type_name -> aiperf.plugin.v1.PlotOptions
+	53, // 25: aiperf.plugin.v1.PlotRun.summary:type_name -> aiperf.plugin.v1.PlotRun.SummaryEntry
+	43, // 26: aiperf.plugin.v1.PlotRun.requests:type_name -> aiperf.plugin.v1.PlotRequests
+	45, // 27: aiperf.plugin.v1.PlotRun.config:type_name -> aiperf.plugin.v1.PlotRunConfig
+	46, // 28: aiperf.plugin.v1.PlotRun.timeslices:type_name -> aiperf.plugin.v1.PlotTimeslice
+	47, // 29: aiperf.plugin.v1.PlotRun.gpus:type_name -> aiperf.plugin.v1.PlotGPU
+	48, // 30: aiperf.plugin.v1.PlotRun.server_metrics:type_name -> aiperf.plugin.v1.PlotServerSeries
+	54, // 31: aiperf.plugin.v1.PlotStat.stats:type_name -> aiperf.plugin.v1.PlotStat.StatsEntry
+	44, // 32: aiperf.plugin.v1.PlotRequests.metrics:type_name -> aiperf.plugin.v1.PlotColumn
+	55, // 33: aiperf.plugin.v1.PlotTimeslice.metrics:type_name -> aiperf.plugin.v1.PlotTimeslice.MetricsEntry
+	44, // 34: aiperf.plugin.v1.PlotGPU.metrics:type_name -> aiperf.plugin.v1.PlotColumn
+	56, // 35: aiperf.plugin.v1.PlotServerSeries.labels:type_name -> aiperf.plugin.v1.PlotServerSeries.LabelsEntry
+	57, // 36: aiperf.plugin.v1.PlotServerSeries.stats:type_name -> aiperf.plugin.v1.PlotServerSeries.StatsEntry
+	20, // 37: aiperf.plugin.v1.ProcessRecordResponse.ValuesEntry.value:type_name -> aiperf.plugin.v1.MetricValue
+	42, // 38: aiperf.plugin.v1.PlotRun.SummaryEntry.value:type_name -> aiperf.plugin.v1.PlotStat
+	42, // 39: aiperf.plugin.v1.PlotTimeslice.MetricsEntry.value:type_name -> aiperf.plugin.v1.PlotStat
+	1,  // 40: aiperf.plugin.v1.Plugin.Describe:input_type -> aiperf.plugin.v1.DescribeRequest
+	4,  // 41: aiperf.plugin.v1.Plugin.Configure:input_type -> aiperf.plugin.v1.ConfigureRequest
+	9,  // 42: aiperf.plugin.v1.Plugin.FormatPayload:input_type -> aiperf.plugin.v1.RequestInfo
+	15, // 43: aiperf.plugin.v1.Plugin.ParseRecord:input_type -> aiperf.plugin.v1.ParseRecordRequest
+	21, // 44: aiperf.plugin.v1.Plugin.InitRecordProcessor:input_type -> aiperf.plugin.v1.RunInfo
+	19, // 45: aiperf.plugin.v1.Plugin.ProcessRecord:input_type -> aiperf.plugin.v1.ParsedRecord
+	25, // 46: aiperf.plugin.v1.Plugin.CanLoad:input_type -> aiperf.plugin.v1.CanLoadRequest
+	27, // 47: aiperf.plugin.v1.Plugin.LoadDataset:input_type -> aiperf.plugin.v1.LoadDatasetRequest
+	29, // 48: aiperf.plugin.v1.Plugin.Export:input_type -> aiperf.plugin.v1.ExportRequest
+	0,  // 49: aiperf.plugin.v1.Plugin.TelemetrySource:input_type -> aiperf.plugin.v1.Empty
+	0,  // 50: aiperf.plugin.v1.Plugin.SampleGPU:input_type -> aiperf.plugin.v1.Empty
+	0,  // 51: aiperf.plugin.v1.Plugin.ScrapeServerMetrics:input_type -> aiperf.plugin.v1.Empty
+	37, // 52: aiperf.plugin.v1.Plugin.PlotApplies:input_type -> aiperf.plugin.v1.PlotChunk
+	37, // 53: aiperf.plugin.v1.Plugin.RenderPlot:input_type -> aiperf.plugin.v1.PlotChunk
+	2,  // 54: aiperf.plugin.v1.Plugin.Describe:output_type -> aiperf.plugin.v1.DescribeResponse
+	0,  // 55: aiperf.plugin.v1.Plugin.Configure:output_type -> aiperf.plugin.v1.Empty
+	10, // 56: aiperf.plugin.v1.Plugin.FormatPayload:output_type -> aiperf.plugin.v1.FormatPayloadResponse
+	16, // 57: aiperf.plugin.v1.Plugin.ParseRecord:output_type -> aiperf.plugin.v1.ParseRecordResponse
+	0,  // 58: aiperf.plugin.v1.Plugin.InitRecordProcessor:output_type -> aiperf.plugin.v1.Empty
+	22, // 59: aiperf.plugin.v1.Plugin.ProcessRecord:output_type -> aiperf.plugin.v1.ProcessRecordResponse
+	26, // 60: aiperf.plugin.v1.Plugin.CanLoad:output_type -> aiperf.plugin.v1.CanLoadResponse
+	28, // 61: aiperf.plugin.v1.Plugin.LoadDataset:output_type -> aiperf.plugin.v1.LoadDatasetResponse
+	31, // 62: aiperf.plugin.v1.Plugin.Export:output_type -> aiperf.plugin.v1.ExportResponse
+	33, // 63: aiperf.plugin.v1.Plugin.TelemetrySource:output_type -> aiperf.plugin.v1.TelemetrySourceResponse
+	35, // 64: aiperf.plugin.v1.Plugin.SampleGPU:output_type -> aiperf.plugin.v1.SampleGPUResponse
+	36, // 65: aiperf.plugin.v1.Plugin.ScrapeServerMetrics:output_type -> aiperf.plugin.v1.ScrapeServerMetricsResponse
+	39, // 66: aiperf.plugin.v1.Plugin.PlotApplies:output_type -> aiperf.plugin.v1.PlotAppliesResponse
+	37, // 67: aiperf.plugin.v1.Plugin.RenderPlot:output_type -> aiperf.plugin.v1.PlotChunk
+	54, // [54:68] is the sub-list for method output_type
+	40, // [40:54] is the sub-list for method input_type
+	40, // [40:40] is the sub-list for extension type_name
+	40, // [40:40] is the sub-list for extension extendee
+	0,  // [0:40] is the sub-list for field type_name
 }
 
 func init() { file_aiperf_plugin_v1_plugin_proto_init() }
@@ -3073,7 +4054,7 @@ func file_aiperf_plugin_v1_plugin_proto_init() {
 			GoPackagePath: reflect.TypeOf(x{}).PkgPath(),
 			RawDescriptor: unsafe.Slice(unsafe.StringData(file_aiperf_plugin_v1_plugin_proto_rawDesc), len(file_aiperf_plugin_v1_plugin_proto_rawDesc)),
 			NumEnums:      0,
-			NumMessages:   41,
+			NumMessages:   58,
 			NumExtensions: 0,
 			NumServices:   1,
 		},

@@ -37,6 +37,8 @@ const (
 	Plugin_TelemetrySource_FullMethodName     = "/aiperf.plugin.v1.Plugin/TelemetrySource"
 	Plugin_SampleGPU_FullMethodName           = "/aiperf.plugin.v1.Plugin/SampleGPU"
 	Plugin_ScrapeServerMetrics_FullMethodName = "/aiperf.plugin.v1.Plugin/ScrapeServerMetrics"
+	Plugin_PlotApplies_FullMethodName         = "/aiperf.plugin.v1.Plugin/PlotApplies"
+	Plugin_RenderPlot_FullMethodName          = "/aiperf.plugin.v1.Plugin/RenderPlot"
 )
 
 // PluginClient is the client API for Plugin service.
@@ -61,6 +63,9 @@ type PluginClient interface {
 	TelemetrySource(ctx context.Context, in *Empty, opts ...grpc.CallOption) (*TelemetrySourceResponse, error)
 	SampleGPU(ctx context.Context, in *Empty, opts ...grpc.CallOption) (*SampleGPUResponse, error)
 	ScrapeServerMetrics(ctx context.Context, in *Empty, opts ...grpc.CallOption) (*ScrapeServerMetricsResponse, error)
+	// plot: a PlotCall in chunks; RenderPlot answers with the image in chunks
+	PlotApplies(ctx context.Context, opts ...grpc.CallOption) (grpc.ClientStreamingClient[PlotChunk, PlotAppliesResponse], error)
+	RenderPlot(ctx context.Context, opts ...grpc.CallOption) (grpc.BidiStreamingClient[PlotChunk, PlotChunk], error)
 }
 
 type pluginClient struct {
@@ -191,6 +196,32 @@ func (c *pluginClient) ScrapeServerMetrics(ctx context.Context, in *Empty, opts 
 	return out, nil
 }
 
+func (c *pluginClient) PlotApplies(ctx context.Context, opts ...grpc.CallOption) (grpc.ClientStreamingClient[PlotChunk, PlotAppliesResponse], error) {
+	cOpts := append([]grpc.CallOption{grpc.StaticMethod()}, opts...)
+	stream, err := c.cc.NewStream(ctx, &Plugin_ServiceDesc.Streams[0], Plugin_PlotApplies_FullMethodName, cOpts...)
+	if err != nil {
+		return nil, err
+	}
+	x := &grpc.GenericClientStream[PlotChunk, PlotAppliesResponse]{ClientStream: stream}
+	return x, nil
+}
+
+// This type alias is provided for backwards compatibility with existing code that references the prior non-generic stream type by name.
+type Plugin_PlotAppliesClient = grpc.ClientStreamingClient[PlotChunk, PlotAppliesResponse]
+
+func (c *pluginClient) RenderPlot(ctx context.Context, opts ...grpc.CallOption) (grpc.BidiStreamingClient[PlotChunk, PlotChunk], error) {
+	cOpts := append([]grpc.CallOption{grpc.StaticMethod()}, opts...)
+	stream, err := c.cc.NewStream(ctx, &Plugin_ServiceDesc.Streams[1], Plugin_RenderPlot_FullMethodName, cOpts...)
+	if err != nil {
+		return nil, err
+	}
+	x := &grpc.GenericClientStream[PlotChunk, PlotChunk]{ClientStream: stream}
+	return x, nil
+}
+
+// This type alias is provided for backwards compatibility with existing code that references the prior non-generic stream type by name.
+type Plugin_RenderPlotClient = grpc.BidiStreamingClient[PlotChunk, PlotChunk]
+
 // PluginServer is the server API for Plugin service.
 // All implementations must embed UnimplementedPluginServer
 // for forward compatibility.
@@ -213,6 +244,9 @@ type PluginServer interface {
 	TelemetrySource(context.Context, *Empty) (*TelemetrySourceResponse, error)
 	SampleGPU(context.Context, *Empty) (*SampleGPUResponse, error)
 	ScrapeServerMetrics(context.Context, *Empty) (*ScrapeServerMetricsResponse, error)
+	// plot: a PlotCall in chunks; RenderPlot answers with the image in chunks
+	PlotApplies(grpc.ClientStreamingServer[PlotChunk, PlotAppliesResponse]) error
+	RenderPlot(grpc.BidiStreamingServer[PlotChunk, PlotChunk]) error
 	mustEmbedUnimplementedPluginServer()
 }
 
@@ -258,6 +292,12 @@ func (UnimplementedPluginServer) SampleGPU(context.Context, *Empty) (*SampleGPUR
 }
 func (UnimplementedPluginServer) ScrapeServerMetrics(context.Context, *Empty) (*ScrapeServerMetricsResponse, error) {
 	return nil, status.Error(codes.Unimplemented, "method ScrapeServerMetrics not implemented")
+}
+func (UnimplementedPluginServer) PlotApplies(grpc.ClientStreamingServer[PlotChunk, PlotAppliesResponse]) error {
+	return status.Error(codes.Unimplemented, "method PlotApplies not implemented")
+}
+func (UnimplementedPluginServer) RenderPlot(grpc.BidiStreamingServer[PlotChunk, PlotChunk]) error {
+	return status.Error(codes.Unimplemented, "method RenderPlot not implemented")
 }
 func (UnimplementedPluginServer) mustEmbedUnimplementedPluginServer() {}
 func (UnimplementedPluginServer) testEmbeddedByValue()                {}
@@ -496,6 +536,20 @@ func _Plugin_ScrapeServerMetrics_Handler(srv interface{}, ctx context.Context, d
 	return interceptor(ctx, in, info, handler)
 }
 
+func _Plugin_PlotApplies_Handler(srv interface{}, stream grpc.ServerStream) error {
+	return srv.(PluginServer).PlotApplies(&grpc.GenericServerStream[PlotChunk, PlotAppliesResponse]{ServerStream: stream})
+}
+
+// This type alias is provided for backwards compatibility with existing code that references the prior non-generic stream type by name.
+type Plugin_PlotAppliesServer = grpc.ClientStreamingServer[PlotChunk, PlotAppliesResponse]
+
+func _Plugin_RenderPlot_Handler(srv interface{}, stream grpc.ServerStream) error {
+	return srv.(PluginServer).RenderPlot(&grpc.GenericServerStream[PlotChunk, PlotChunk]{ServerStream: stream})
+}
+
+// This type alias is provided for backwards compatibility with existing code that references the prior non-generic stream type by name.
+type Plugin_RenderPlotServer = grpc.BidiStreamingServer[PlotChunk, PlotChunk]
+
 // Plugin_ServiceDesc is the grpc.ServiceDesc for Plugin service.
 // It's only intended for direct use with grpc.RegisterService,
 // and not to be introspected or modified (even as a copy)
@@ -552,6 +606,18 @@ var Plugin_ServiceDesc = grpc.ServiceDesc{
 			Handler:    _Plugin_ScrapeServerMetrics_Handler,
 		},
 	},
-	Streams:  []grpc.StreamDesc{},
+	Streams: []grpc.StreamDesc{
+		{
+			StreamName:    "PlotApplies",
+			Handler:       _Plugin_PlotApplies_Handler,
+			ClientStreams: true,
+		},
+		{
+			StreamName:    "RenderPlot",
+			Handler:       _Plugin_RenderPlot_Handler,
+			ServerStreams: true,
+			ClientStreams: true,
+		},
+	},
 	Metadata: "aiperf/plugin/v1/plugin.proto",
 }

@@ -43,6 +43,13 @@
 //   - DataExporter: Export into a temporary artifact directory with a
 //     representative ExportContext; every file it reports exists, is not
 //     empty and lies in the artifact directory.
+//   - Plot: Applies on a run without data returns (either answer) without
+//     panicking; the plot applies to the sample run (SamplePlotRun, or the
+//     author's); PNG renders decode at the size PlotOptions asks for
+//     (Width and Height at 100 DPI, scaled by DPI) for two sizes and
+//     themes; an SVG render is an XML document rooted at <svg>. A
+//     ComparisonPlot is checked over three sample runs (AppliesToRuns,
+//     RenderRuns), and its single-run Applies must report false.
 //   - Configurable (also run by each category check above for a plugin
 //     implementing sdk.Configurable): PluginConfig returns a non-nil
 //     pointer, the same on every call; the default settings survive a JSON
@@ -51,7 +58,8 @@
 //   - GRPCPlugin: starts the binary with hashicorp/go-plugin exactly as
 //     aiperf does, checks Describe (API version, categories that accept gRPC
 //     plugins per their sdk.Category descriptors, endpoint metadata for
-//     endpoints, declared metrics exactly when it serves record_processor),
+//     endpoints, declared metrics exactly when it serves record_processor,
+//     comparison_plot only when it serves plot),
 //     sends Configure for every category it claims (an unknown key must be
 //     refused, {} accepted, also by a plugin without settings), runs the
 //     checks above for every category it claims over the gRPC protocol

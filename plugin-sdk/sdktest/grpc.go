@@ -23,7 +23,12 @@ type GRPCOption func(*grpcConfig)
 type grpcConfig struct {
 	endpoint      EndpointCase
 	datasetSample string
+	plotRuns      []*sdk.PlotRun
 	args, env     []string
+	// defaultLimits dials with gRPC's default 4 MiB message limits instead
+	// of aiperf's raised ones (sdktest's own test that plot calls stay
+	// within them).
+	defaultLimits bool
 }
 
 // WithEndpointCase gives the endpoint checks their sample units; required
@@ -34,6 +39,12 @@ func WithEndpointCase(c EndpointCase) GRPCOption { return func(g *grpcConfig) { 
 // required when the plugin is a custom_dataset_loader.
 func WithDatasetSample(path string) GRPCOption {
 	return func(g *grpcConfig) { g.datasetSample = path }
+}
+
+// WithPlotRuns gives the plot checks their sample runs (default:
+// SamplePlotRun, three of them for a comparison plot).
+func WithPlotRuns(runs ...*sdk.PlotRun) GRPCOption {
+	return func(g *grpcConfig) { g.plotRuns = append(g.plotRuns, runs...) }
 }
 
 // WithArgs passes command-line arguments to the plugin binary.
@@ -102,6 +113,14 @@ func GRPCPlugin(t testing.TB, binaryPath string, opts ...GRPCOption) {
 	if slices.Contains(desc.GetCategories(), sdk.CategoryServerMetrics) {
 		ServerMetricsCollector(t, &grpcTelemetry{rpc: rpc})
 	}
+	if slices.Contains(desc.GetCategories(), sdk.CategoryPlot) {
+		p := &grpcPlot{rpc: rpc, t: t}
+		if desc.GetComparisonPlot() {
+			Plot(t, grpcComparisonPlot{p}, cfg.plotRuns...)
+		} else {
+			Plot(t, p, cfg.plotRuns...)
+		}
+	}
 	// Malformed input and odd requests must not have taken the process down.
 	ctx, cancel := rpcContext()
 	defer cancel()
@@ -126,13 +145,17 @@ func startPlugin(t testing.TB, binaryPath string, cfg grpcConfig) pluginpb.Plugi
 	cmd := exec.Command(binaryPath, cfg.args...)
 	// Host environment first so WithEnv entries win (exec keeps the last).
 	cmd.Env = append(os.Environ(), cfg.env...)
+	dialOptions := grpcplugin.ClientDialOptions()
+	if cfg.defaultLimits {
+		dialOptions = nil
+	}
 	client := plugin.NewClient(&plugin.ClientConfig{
 		HandshakeConfig:  grpcplugin.Handshake,
 		Plugins:          grpcplugin.ClientPlugins(),
 		Cmd:              cmd,
 		SkipHostEnv:      true, // already in cmd.Env, before WithEnv's entries
 		AllowedProtocols: []plugin.Protocol{plugin.ProtocolGRPC},
-		GRPCDialOptions:  grpcplugin.ClientDialOptions(),
+		GRPCDialOptions:  dialOptions,
 		StartTimeout:     callTimeout,
 		Stderr:           output,
 		SyncStdout:       output,
@@ -199,6 +222,9 @@ func describe(t testing.TB, rpc pluginpb.PluginClient) *pluginpb.DescribeRespons
 	case !processor && len(desc.GetMetrics()) > 0:
 		t.Errorf("sdktest: Describe: the plugin declares %d metrics but does not serve %s (only record processors declare metrics)",
 			len(desc.GetMetrics()), sdk.CategoryRecordProcessor)
+	}
+	if desc.GetComparisonPlot() && !slices.Contains(cats, sdk.CategoryPlot) {
+		t.Errorf("sdktest: Describe: comparison_plot is set but the plugin does not serve %s", sdk.CategoryPlot)
 	}
 	if desc.GetName() == "" {
 		t.Logf("sdktest: Describe reports no name (informational; the manifest names the plugin)")

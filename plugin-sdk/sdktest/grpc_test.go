@@ -69,7 +69,7 @@ func TestGRPCPluginWithoutSettings(t *testing.T) {
 
 func TestServedCategoriesFollowTheDescriptors(t *testing.T) {
 	want := []string{sdk.CategoryEndpoint, sdk.CategoryCustomDataset, sdk.CategoryRecordProcessor, sdk.CategoryDataExporter,
-		sdk.CategoryGPUTelemetry, sdk.CategoryServerMetrics}
+		sdk.CategoryGPUTelemetry, sdk.CategoryServerMetrics, sdk.CategoryPlot}
 	if strings.Join(servedCategories, ",") != strings.Join(want, ",") {
 		t.Errorf("servedCategories = %v, want %v", servedCategories, want)
 	}

@@ -3,6 +3,7 @@ package sdktest
 import (
 	"context"
 	"fmt"
+	"io"
 	"testing"
 
 	sdk "github.com/aiperf-go/aiperf/plugin-sdk"
@@ -211,4 +212,60 @@ func (g *grpcTelemetry) Scrape(ctx context.Context) (sdk.ServerMetricsScrape, er
 		return sdk.ServerMetricsScrape{}, fmt.Errorf("ScrapeServerMetrics RPC: %w", err)
 	}
 	return sdk.ServerMetricsScrape{Body: resp.GetBody(), ContentType: resp.GetContentType()}, nil
+}
+
+// grpcPlot streams each call as aiperf does (pluginpb.MarshalPlotCall,
+// grpcplugin.CallPlotApplies and CallRenderPlot); a failed Applies call is
+// reported on t (Applies has no error result).
+type grpcPlot struct {
+	rpc pluginpb.PluginClient
+	t   testing.TB
+}
+
+// grpcComparisonPlot is a plot whose Describe reports comparison_plot.
+type grpcComparisonPlot struct{ *grpcPlot }
+
+var (
+	_ sdk.Plot           = (*grpcPlot)(nil)
+	_ sdk.ComparisonPlot = grpcComparisonPlot{}
+)
+
+func (p *grpcPlot) applies(runs []*sdk.PlotRun, comparison bool) bool {
+	call, err := pluginpb.MarshalPlotCall(runs, comparison, sdk.PlotOptions{})
+	if err != nil {
+		p.t.Errorf("sdktest: %v", err)
+		return false
+	}
+	ctx, cancel := rpcContext()
+	defer cancel()
+	ok, err := grpcplugin.CallPlotApplies(ctx, p.rpc, call)
+	if err != nil {
+		p.t.Errorf("sdktest: PlotApplies RPC (comparison %v) failed: %v", comparison, err)
+	}
+	return ok
+}
+
+func (p *grpcPlot) render(runs []*sdk.PlotRun, comparison bool, opts sdk.PlotOptions, w io.Writer) error {
+	call, err := pluginpb.MarshalPlotCall(runs, comparison, opts)
+	if err != nil {
+		return err
+	}
+	ctx, cancel := rpcContext()
+	defer cancel()
+	if err := grpcplugin.CallRenderPlot(ctx, p.rpc, call, w); err != nil {
+		return fmt.Errorf("RenderPlot RPC: %w", err)
+	}
+	return nil
+}
+
+func (p *grpcPlot) Applies(run *sdk.PlotRun) bool { return p.applies([]*sdk.PlotRun{run}, false) }
+
+func (p *grpcPlot) Render(run *sdk.PlotRun, opts sdk.PlotOptions, w io.Writer) error {
+	return p.render([]*sdk.PlotRun{run}, false, opts, w)
+}
+
+func (p grpcComparisonPlot) AppliesToRuns(runs []*sdk.PlotRun) bool { return p.applies(runs, true) }
+
+func (p grpcComparisonPlot) RenderRuns(runs []*sdk.PlotRun, opts sdk.PlotOptions, w io.Writer) error {
+	return p.render(runs, true, opts, w)
 }

@@ -26,6 +26,8 @@ func newAdapter(category string, c *conn) (any, error) {
 		return &GPUCollector{&telemetrySource{conn: c}}, nil
 	case sdk.CategoryServerMetrics:
 		return &ServerMetricsCollector{&telemetrySource{conn: c}}, nil
+	case sdk.CategoryPlot:
+		return newPlot(c), nil
 	}
 	return nil, fmt.Errorf("plugin %s: category %s is not available to grpc plugins (supported: %s)", c.label, category, supportedList())
 }

@@ -3,8 +3,9 @@
 // checks the manifest's sha256 first, forwards the plugin's stderr to our
 // log under its name, asks it to Describe itself, and returns an adapter
 // that implements the entry's category interface (sdk.Endpoint with
-// sdk.RecordParser, sdk.RecordProcessor, sdk.CustomDatasetLoader or
-// sdk.DataExporter), so the core never knows the plugin is a process.
+// sdk.RecordParser, sdk.RecordProcessor, sdk.CustomDatasetLoader,
+// sdk.DataExporter, the telemetry collectors, sdk.Plot or
+// sdk.ComparisonPlot), so the core never knows the plugin is a process.
 package grpcloader
 
 import (

@@ -279,7 +279,7 @@ func TestSharedProcessPerBinary(t *testing.T) {
 	if len(l.procs) != 1 {
 		t.Errorf("%d processes, want 1", len(l.procs))
 	}
-	if got := strings.Join(ep.PluginInfo().Categories, ","); got != "endpoint,custom_dataset_loader,record_processor,data_exporter,gpu_telemetry_collector,server_metrics_collector" {
+	if got := strings.Join(ep.PluginInfo().Categories, ","); got != "endpoint,custom_dataset_loader,record_processor,data_exporter,gpu_telemetry_collector,server_metrics_collector,plot" {
 		t.Errorf("categories = %s", got)
 	}
 	if rp.PluginInfo().Label != "record_processor.tp_metrics" {

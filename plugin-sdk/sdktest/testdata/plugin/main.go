@@ -14,12 +14,14 @@ import (
 	"github.com/hashicorp/go-plugin"
 )
 
-// everything implements all four categories served over gRPC.
+// everything implements the categories served over gRPC that the
+// fixtures cover.
 type everything struct {
 	*fixtures.Endpoint
 	*fixtures.Processor
 	*fixtures.Loader
 	*fixtures.Exporter
+	*fixtures.Plot
 }
 
 func main() {
@@ -28,7 +30,7 @@ func main() {
 	var opts []grpcplugin.ServeOption
 	switch mode {
 	case "all":
-		impl = everything{&fixtures.Endpoint{}, &fixtures.Processor{}, &fixtures.Loader{}, &fixtures.Exporter{}}
+		impl = everything{&fixtures.Endpoint{}, &fixtures.Processor{}, &fixtures.Loader{}, &fixtures.Exporter{}, &fixtures.Plot{}}
 	case "api-v2-handshake":
 		impl, opts = &fixtures.Processor{}, []grpcplugin.ServeOption{grpcplugin.WithAPIVersion(sdk.APIVersion + 1)}
 	case "api-v2-describe":
@@ -70,6 +72,29 @@ func main() {
 			os.Exit(1)
 		}
 		serveRaw(metricsDescriber{srv})
+		return
+	case "plot":
+		impl = &fixtures.Plot{}
+	case "plot-compare":
+		impl = &fixtures.ComparisonPlot{}
+	case "plot-ignores-size":
+		impl = &fixtures.Plot{Fault: fixtures.PLIgnoresSize}
+	case "plot-panics":
+		impl = &fixtures.Plot{Fault: fixtures.PLPanics}
+	case "plot-fails":
+		impl = &fixtures.Plot{Fault: fixtures.PLFails}
+	case "plot-compare-never-applies":
+		impl = &fixtures.ComparisonPlot{Plot: fixtures.Plot{Fault: fixtures.PLNeverApplies}}
+	case "plot-echo-default-limits":
+		// gRPC's default 4 MiB message limits, as a plugin in another
+		// language has them: plot calls must stream within them.
+		srv, err := grpcplugin.NewServer(fixtures.EchoPlot{})
+		if err != nil {
+			fmt.Fprintln(os.Stderr, err)
+			os.Exit(1)
+		}
+		plugin.Serve(&plugin.ServeConfig{HandshakeConfig: grpcplugin.Handshake,
+			Plugins: plugin.PluginSet{grpcplugin.PluginName: &grpcplugin.GRPCPlugin{Impl: srv}}, GRPCServer: plugin.DefaultGRPCServer})
 		return
 	default:
 		fmt.Fprintf(os.Stderr, "unknown SDKTEST_PLUGIN_MODE %q\n", mode)

@@ -5,7 +5,8 @@
 // overrides the plugin API version it speaks; AIPERF_TESTPLUGIN_NO_SETTINGS
 // serves it without settings, Init or Validate; AIPERF_TESTPLUGIN_LEGACY
 // serves it without the Configure call; AIPERF_TESTPLUGIN_NO_METRICS makes
-// its record processor declare no metrics.
+// its record processor declare no metrics; AIPERF_TESTPLUGIN_COMPARISON_PLOT
+// serves its plot as a comparison plot.
 package main
 
 import (
@@ -13,6 +14,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"io"
 	"log"
 	"os"
 	"path/filepath"
@@ -209,6 +211,72 @@ func (p *plugin) Scrape(context.Context) (sdk.ServerMetricsScrape, error) {
 		ContentType: "text/plain; version=0.0.4"}, nil
 }
 
+// Applies: a run whose directory is "none" lacks the data; "panic"
+// panics.
+func (*plugin) Applies(run *sdk.PlotRun) bool {
+	switch run.Dir {
+	case "none":
+		return false
+	case "applies-panic":
+		panic("testplugin: applies exploded")
+	}
+	return true
+}
+
+// Render writes a digest of what crossed (requests, the TTFT sum, failed
+// requests, the options, the path setting) unless the run's directory
+// selects a failure: panic, fail, exit or sleep.
+func (p *plugin) Render(run *sdk.PlotRun, opts sdk.PlotOptions, w io.Writer) error {
+	if err := misbehave(run.Dir); err != nil {
+		return err
+	}
+	ttft, failed := 0.0, 0
+	for _, r := range run.Requests {
+		ttft += r.Metrics["time_to_first_token"]
+		if r.Error {
+			failed++
+		}
+	}
+	_, err := fmt.Fprintf(w, "%s: %d requests, ttft sum %.1f, %d failed, %s %dx%d@%d %s, path %s",
+		run.Dir, len(run.Requests), ttft, failed, opts.Format, opts.Width, opts.Height, opts.DPI, opts.Theme, p.settings.Path)
+	return err
+}
+
+func misbehave(dir string) error {
+	switch dir {
+	case "panic":
+		panic("testplugin: render exploded")
+	case "fail":
+		return errors.New("this run cannot be drawn")
+	case "exit":
+		os.Exit(3)
+	case "sleep":
+		time.Sleep(10 * time.Second)
+	}
+	return nil
+}
+
+// comparison is the plugin as a comparison plot
+// (AIPERF_TESTPLUGIN_COMPARISON_PLOT).
+type comparison struct{ *plugin }
+
+func (comparison) Applies(*sdk.PlotRun) bool { return false }
+
+func (comparison) AppliesToRuns(runs []*sdk.PlotRun) bool { return len(runs) > 1 }
+
+func (c comparison) RenderRuns(runs []*sdk.PlotRun, opts sdk.PlotOptions, w io.Writer) error {
+	if err := misbehave(runs[0].Dir); err != nil {
+		return err
+	}
+	for _, r := range runs {
+		if _, err := fmt.Fprintf(w, "%s=%d ", r.Dir, len(r.Requests)); err != nil {
+			return err
+		}
+	}
+	_, err := fmt.Fprintf(w, "%s %s", opts.Format, opts.Theme)
+	return err
+}
+
 func main() {
 	opts := []grpcplugin.ServeOption{grpcplugin.WithName("testplugin"), grpcplugin.WithVersion("9.9.9"),
 		grpcplugin.WithDescription("misbehaves on request")}
@@ -223,7 +291,9 @@ func main() {
 	switch {
 	case os.Getenv("AIPERF_TESTPLUGIN_NO_SETTINGS") != "":
 		// The same categories without settings, Init or Validate.
-		grpcplugin.Serve(bare{impl, impl, impl, impl, impl, impl, impl}, opts...)
+		grpcplugin.Serve(bare{impl, impl, impl, impl, impl, impl, impl, impl}, opts...)
+	case os.Getenv("AIPERF_TESTPLUGIN_COMPARISON_PLOT") != "":
+		grpcplugin.Serve(comparison{impl}, opts...)
 	case os.Getenv("AIPERF_TESTPLUGIN_LEGACY") != "":
 		// A plugin built before Configure existed: the generated base
 		// answers Unimplemented.
@@ -248,6 +318,7 @@ type bare struct {
 	sdk.DataExporter
 	gpuCollector
 	sdk.ServerMetricsCollector
+	sdk.Plot
 }
 
 // gpuCollector is sdk.GPUTelemetryCollector without Source, which
