@@ -18,6 +18,8 @@ done
   --isl 128 --osl 160 --extra-inputs ignore_eos:true reasoning_effort:low \
   --goodput "time_to_first_token:50 inter_token_latency:5" \
   --random-seed 42 --tokenizer builtin \
-  --artifact-dir artifacts/demo --ui simple
-# The run's plots (PNG, pure Go) next to its artifacts.
-"$bin" plot artifacts/demo
+  --gpu-telemetry "http://127.0.0.1:$port/dcgm/metrics" --slice-duration 1 \
+  --artifact-dir artifacts/demo --generate-plots
+# --generate-plots drew the run's plots (PNG, pure Go) and its one-file HTML
+# report into artifacts/demo/plots. The live dashboard is the default UI on
+# a terminal (none in a pipe, as CI).

@@ -4,13 +4,20 @@ import (
 	"bytes"
 	"context"
 	"encoding/xml"
+	"fmt"
 	"image/png"
+	"io"
+	"net"
+	"net/http"
 	"os"
 	"path/filepath"
 	"slices"
+	"strconv"
 	"strings"
 	"testing"
+	"time"
 
+	"github.com/aiperf-go/aiperf/mockserver"
 	plotbuiltin "github.com/aiperf-go/aiperf/plugins/builtin/plot"
 )
 
@@ -300,4 +307,216 @@ func TestPlotSweepRefusesIncompatibleRuns(t *testing.T) {
 			}
 		})
 	}
+}
+
+// --dashboard writes report.html (and no images, as AIPerf's dashboard mode)
+// into the output directory and serves that directory over loopback until
+// the command's context ends; --port 0 prints the port it got.
+func TestPlotDashboardServesTheReport(t *testing.T) {
+	for _, tc := range []struct {
+		name, mode string
+		dir        func(t *testing.T) string
+	}{
+		{"single run", `"mode":"single"`, fixtureRun},
+		{"sweep", `"mode":"multi"`, fixtureSweep},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			dir := tc.dir(t)
+			ctx, cancel := context.WithCancel(context.Background())
+			defer cancel()
+			var stdout, stderr syncBuffer
+			done := make(chan int, 1)
+			go func() { done <- run(ctx, []string{"plot", dir, "--dashboard", "--port", "0"}, &stdout, &stderr) }()
+
+			url := waitForDashboard(t, &stdout, &stderr, done)
+			if !strings.HasPrefix(url, "http://127.0.0.1:") || strings.HasPrefix(url, "http://127.0.0.1:0/") || !strings.HasSuffix(url, "/report.html") {
+				t.Fatalf("dashboard URL %q", url)
+			}
+			resp, err := http.Get(url)
+			if err != nil {
+				t.Fatal(err)
+			}
+			body, err := io.ReadAll(resp.Body)
+			resp.Body.Close()
+			if err != nil || resp.StatusCode != http.StatusOK {
+				t.Fatalf("GET %s: %d %v", url, resp.StatusCode, err)
+			}
+			plots := filepath.Join(dir, "plots")
+			onDisk, err := os.ReadFile(filepath.Join(plots, "report.html"))
+			if err != nil {
+				t.Fatal(err)
+			}
+			if !bytes.Equal(body, onDisk) {
+				t.Errorf("served %d bytes, report.html has %d", len(body), len(onDisk))
+			}
+			for _, w := range []string{`<script type="application/json" id="aiperf-data">`, tc.mode, "NVIDIA AIPerf | LLM Metrics"} {
+				if !bytes.Contains(body, []byte(w)) {
+					t.Errorf("report lacks %s", w)
+				}
+			}
+			if !strings.Contains(stdout.String(), "Report: "+filepath.Join(plots, "report.html")) {
+				t.Errorf("stdout %q does not name the report", stdout.String())
+			}
+			entries, err := os.ReadDir(plots)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if len(entries) != 1 || entries[0].Name() != "report.html" {
+				t.Errorf("plots dir holds %v, want only report.html", entries)
+			}
+
+			cancel()
+			select {
+			case code := <-done:
+				if code != 0 {
+					t.Fatalf("exit %d after cancel, stderr: %s", code, stderr.String())
+				}
+			case <-time.After(30 * time.Second):
+				t.Fatal("the dashboard did not stop when its context ended")
+			}
+			if _, err := http.Get(url); err == nil {
+				t.Error("the dashboard still answers after it stopped")
+			}
+		})
+	}
+}
+
+// waitForDashboard returns the URL the command prints, failing if it exits first.
+func waitForDashboard(t *testing.T, stdout, stderr *syncBuffer, done chan int) string {
+	t.Helper()
+	const prefix = "Dashboard: "
+	for deadline := time.Now().Add(60 * time.Second); time.Now().Before(deadline); time.Sleep(20 * time.Millisecond) {
+		for _, line := range strings.Split(stdout.String(), "\n") {
+			if u, ok := strings.CutPrefix(line, prefix); ok {
+				return strings.TrimSpace(u)
+			}
+		}
+		select {
+		case code := <-done:
+			t.Fatalf("plot --dashboard exited %d before serving; stdout %q, stderr %q", code, stdout.String(), stderr.String())
+		default:
+		}
+	}
+	t.Fatalf("no %q line; stdout %q", prefix, stdout.String())
+	return ""
+}
+
+// --no-dashboard (the last of the two wins, as AIPerf's flag pair) draws the
+// images; bad dashboard flags are refused before anything is written.
+func TestPlotDashboardFlags(t *testing.T) {
+	dir := fixtureRun(t)
+	code, out, errOut := runPlotCmd(t, dir, "--dashboard", "--no-dashboard")
+	if code != 0 || !strings.Contains(out, "Saved 8 plots") {
+		t.Fatalf("--dashboard --no-dashboard: exit %d, stdout %q, stderr %s", code, out, errOut)
+	}
+	if _, err := os.Stat(filepath.Join(dir, "plots", "report.html")); !os.IsNotExist(err) {
+		t.Errorf("static mode wrote report.html: %v", err)
+	}
+	taken, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer taken.Close()
+	port := strconv.Itoa(taken.Addr().(*net.TCPAddr).Port)
+	for _, tc := range []struct {
+		args []string
+		want string
+	}{
+		{[]string{"--dashboard", "--port", "70000"}, "--port 70000: want 0 to 65535"},
+		{[]string{"--dashboard", "--port", "-1"}, "--port -1"},
+		{[]string{"--dashboard", "--host", ""}, "--host is empty"},
+		{[]string{"--dashboard", "--port", port}, "dashboard: --host 127.0.0.1 --port " + port + ": listen tcp"},
+	} {
+		empty := fixtureRun(t)
+		code, _, errOut := runPlotCmd(t, append([]string{empty}, tc.args...)...)
+		if code == 0 || !strings.Contains(errOut, tc.want) {
+			t.Errorf("%v: exit %d, stderr %q, want %q", tc.args, code, errOut, tc.want)
+		}
+	}
+}
+
+// generatePlots is what `aiperf profile --generate-plots` runs on the
+// artifact directory: the images, summary.txt and, when asked, report.html.
+func TestGeneratePlotsForOneRun(t *testing.T) {
+	for _, html := range []bool{true, false} {
+		t.Run(fmt.Sprintf("html=%v", html), func(t *testing.T) {
+			dir := fixtureRun(t)
+			var out bytes.Buffer
+			if err := generatePlots(context.Background(), &out, dir, "", "png", "dark", html); err != nil {
+				t.Fatal(err)
+			}
+			plots := filepath.Join(dir, "plots")
+			want := []string{"summary.txt"}
+			for _, n := range plotbuiltin.Names {
+				want = append(want, n+".png")
+			}
+			if html {
+				want = append(want, "report.html")
+			}
+			slices.Sort(want)
+			entries, err := os.ReadDir(plots)
+			if err != nil {
+				t.Fatal(err)
+			}
+			var got []string
+			for _, e := range entries {
+				got = append(got, e.Name())
+			}
+			if !slices.Equal(got, want) {
+				t.Fatalf("files %v, want %v", got, want)
+			}
+			checkPNG(t, filepath.Join(plots, plotbuiltin.TTFTOverTime+".png"))
+			if !strings.Contains(out.String(), "Saved 8 plots to: "+plots) {
+				t.Errorf("output %q", out.String())
+			}
+			if html {
+				b, err := os.ReadFile(filepath.Join(plots, "report.html"))
+				if err != nil {
+					t.Fatal(err)
+				}
+				if !bytes.Contains(b, []byte(`<body class="theme-dark">`)) || !bytes.Contains(b, []byte(`id="req-table"`)) {
+					t.Error("report.html is not the dark single-run report")
+				}
+			}
+		})
+	}
+	// A directory without artifacts names the files it expected.
+	empty := t.TempDir()
+	err := generatePlots(context.Background(), io.Discard, empty, "", "png", "light", true)
+	if err == nil || !strings.Contains(err.Error(), "profile_export_aiperf.json") {
+		t.Errorf("empty dir: %v", err)
+	}
+}
+
+// `aiperf profile --generate-plots` (GenAI-Perf) ends with the run's plots
+// and its HTML report in <artifact dir>/plots, drawn from the files the run
+// just wrote.
+func TestProfileGeneratePlotsWritesPlotsAndReport(t *testing.T) {
+	url := startMock(t, mockserver.Config{Fast: true})
+	r := profile(t, "-m", "m", "-u", url, "--endpoint-type", "chat", "--streaming", "--request-count", "12",
+		"--concurrency", "2", "--isl", "8", "--osl", "4", "--generate-plots")
+	if r.code != 0 {
+		t.Fatalf("exit %d\n%s", r.code, r.stderr)
+	}
+	plots := filepath.Join(r.dir, "plots")
+	for _, name := range []string{"ttft_over_time.png", "request_latency_distribution.png", "summary.txt", "report.html"} {
+		st, err := os.Stat(filepath.Join(plots, name))
+		if err != nil || st.Size() == 0 {
+			t.Errorf("%s: %v (size %d)", name, err, sizeOf(st))
+		}
+	}
+	report, err := os.ReadFile(filepath.Join(plots, "report.html"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !bytes.Contains(report, []byte(`"m"`)) || !strings.Contains(r.stdout, "Report: "+filepath.Join(plots, "report.html")) {
+		t.Errorf("report does not name the model, or stdout does not name the report:\n%s", r.stdout)
+	}
+}
+
+func sizeOf(st os.FileInfo) int64 {
+	if st == nil {
+		return -1
+	}
+	return st.Size()
 }

@@ -102,6 +102,15 @@ func runProfile(cmd *cobra.Command, rawArgs []string) error {
 		fmt.Fprintln(stderr, "Every request failed; see the error summary above.")
 		return exitError{code: out.ExitCode}
 	}
+	// GenAI-Perf's --generate-plots: what `aiperf plot --dashboard` gives,
+	// drawn from the artifacts just written (also after Ctrl-C: they hold
+	// what was measured).
+	if cfg.GeneratePlots {
+		if perr := generatePlots(cmd.Context(), cmd.OutOrStdout(), settings.ArtifactDir, "", "png", "light", true, cfg.Plugins...); perr != nil {
+			fmt.Fprintln(stderr, "Error: --generate-plots:", perr)
+			return exitError{code: app.ExitFailed}
+		}
+	}
 	// A cancelled run exits 0 (AIPerf) even if exporting part of it failed;
 	// the errors were printed above.
 	if err != nil && !out.Results.WasCancelled {

@@ -119,6 +119,7 @@ const (
 	keyExportHTTPTrace    = "export_http_trace"
 	keySliceDuration      = "slice_duration"
 	keyShowTraceTiming    = "show_trace_timing"
+	keyGeneratePlots      = "generate_plots"
 	keyGoodput            = "goodput"
 	keyUIType             = "ui_type"
 	keyLogLevel           = "log_level"
@@ -483,6 +484,10 @@ var options = []*option{
 		usage: "Include HTTP trace data (timestamps, chunks, headers, socket info) in profile_export.jsonl. Computed metrics (http_req_duration, http_req_waiting, etc.) are always included regardless of this setting. See the HTTP Trace Metrics guide for details on trace data fields."},
 	{key: keyShowTraceTiming, names: []string{"show-trace-timing"}, group: GroupOutput, kind: kindBool, def: false,
 		usage: "Display HTTP trace timing metrics in the console at the end of the benchmark. Shows detailed timing breakdown: blocked, DNS, connecting, sending, waiting (TTFB), receiving, and total duration following k6 naming conventions."},
+
+	// GenAI-Perf's --generate-plots; AIPerf 0.13 draws plots only with `aiperf plot`.
+	{key: keyGeneratePlots, names: []string{"generate-plots"}, group: GroupOutput, kind: kindBool, def: false,
+		usage: "After the run, draw its plots (PNG) and its one-file HTML report (report.html) into <artifact dir>/plots, as `aiperf plot --dashboard` would (GenAI-Perf's option)."},
 
 	// Tokenizer
 	{key: keyTokenizer, names: []string{"tokenizer"}, group: GroupTokenizer, kind: kindString, defHelp: "chosen by the application",

@@ -141,6 +141,9 @@ type RunConfig struct {
 	// to profile_export.jsonl ("trace_data"); ShowTraceTiming
 	// (--show-trace-timing) prints the "HTTP Trace Timing" table.
 	ExportHTTPTrace bool `koanf:"export_http_trace"`
+	// GeneratePlots (--generate-plots, GenAI-Perf's) draws the run's plots
+	// and its HTML report into <artifact dir>/plots after the run.
+	GeneratePlots bool `koanf:"generate_plots"`
 	// SliceDuration (--slice-duration) is the timeslice width in seconds;
 	// 0 (unset) writes no timeslice files.
 	SliceDuration   float64 `koanf:"slice_duration"`
