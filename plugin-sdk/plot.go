@@ -34,6 +34,11 @@ type PlotRun struct {
 	// Config is what the run's input_config says about its target and load;
 	// comparison plots group, label and check runs by it.
 	Config PlotRunConfig
+	// GPUCount is the number of GPUs across all endpoints of the summary's
+	// telemetry_data, as AIPerf's plot loader counts them
+	// (calculate_gpu_count_from_telemetry); 0 for a run without GPU
+	// telemetry. Per-GPU throughput divides by it.
+	GPUCount int
 
 	// The optional time series below are empty when the run did not write
 	// their file. Their times are seconds from StartNs.

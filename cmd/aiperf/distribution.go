@@ -197,6 +197,8 @@ func builtins() registry.Builtins {
 		registry.Provide(sdk.Plots, builtinplot.TTFTVsLoad, func() sdk.Plot { return builtinplot.NewComparison(builtinplot.TTFTVsLoad) }),
 		registry.Provide(sdk.Plots, builtinplot.LatencyVsLoad, func() sdk.Plot { return builtinplot.NewComparison(builtinplot.LatencyVsLoad) }),
 		registry.Provide(sdk.Plots, builtinplot.ThroughputVsLoad, func() sdk.Plot { return builtinplot.NewComparison(builtinplot.ThroughputVsLoad) }),
+		registry.Provide(sdk.Plots, builtinplot.ParetoThroughputPerGPUVsLatency, func() sdk.Plot { return builtinplot.NewComparison(builtinplot.ParetoThroughputPerGPUVsLatency) }),
+		registry.Provide(sdk.Plots, builtinplot.ParetoThroughputPerGPUVsInteractivity, func() sdk.Plot { return builtinplot.NewComparison(builtinplot.ParetoThroughputPerGPUVsInteractivity) }),
 		registry.Provide(sdk.Plots, builtinplot.TimeslicesTTFT, func() sdk.Plot { return builtinplot.New(builtinplot.TimeslicesTTFT) }),
 		registry.Provide(sdk.Plots, builtinplot.TimeslicesITL, func() sdk.Plot { return builtinplot.New(builtinplot.TimeslicesITL) }),
 		registry.Provide(sdk.Plots, builtinplot.TimeslicesThroughput, func() sdk.Plot { return builtinplot.New(builtinplot.TimeslicesThroughput) }),

@@ -14,7 +14,7 @@ import (
 const aiperfStyleConfig = `
 visualization:
   multi_run_defaults:
-    - pareto_curve_throughput_per_gpu_vs_latency
+    - latency_throughput_uncertainty
     - ttft_vs_throughput
   single_run_defaults:
     - ttft_over_time
@@ -22,8 +22,8 @@ visualization:
     - timeslices_ttft
     - no_such_plot
   multi_run_plots:
-    pareto_curve_throughput_per_gpu_vs_latency:
-      type: pareto
+    latency_throughput_uncertainty:
+      type: latency_throughput_uncertainty
   single_run_plots:
     ttft_timeline:
       type: request_timeline
@@ -84,8 +84,8 @@ func TestPlotConfigSelectsPlots(t *testing.T) {
 	if got := pngsIn(t, sweepOut); !slices.Equal(got, []string{"ttft_vs_throughput.png"}) {
 		t.Errorf("sweep drew %v, want only ttft_vs_throughput.png", got)
 	}
-	if !strings.Contains(stderr, `Skipping plot 'pareto_curve_throughput_per_gpu_vs_latency' (from `+cfg+`): AIPerf preset of type "pareto"`) {
-		t.Errorf("sweep stderr lacks the pareto preset line:\n%s", stderr)
+	if !strings.Contains(stderr, `Skipping plot 'latency_throughput_uncertainty' (from `+cfg+`): AIPerf preset of type "latency_throughput_uncertainty"`) {
+		t.Errorf("sweep stderr lacks the preset line:\n%s", stderr)
 	}
 }
 

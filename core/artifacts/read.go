@@ -51,7 +51,7 @@ func ReadRun(dir string) (*sdk.PlotRun, error) {
 		return nil, fmt.Errorf("run directory %s lacks %s: expected %s and %s (written by `aiperf profile` under default export names)",
 			dir, strings.Join(missing, " and "), SummaryFile, RecordsFile)
 	}
-	summary, sliceDuration, err := readSummary(filepath.Join(dir, SummaryFile))
+	summary, sliceDuration, gpuCount, err := readSummary(filepath.Join(dir, SummaryFile))
 	if err != nil {
 		return nil, err
 	}
@@ -59,7 +59,7 @@ func ReadRun(dir string) (*sdk.PlotRun, error) {
 	if err != nil {
 		return nil, err
 	}
-	run := &sdk.PlotRun{Dir: dir, Summary: summary, Requests: reqs, SliceDuration: sliceDuration}
+	run := &sdk.PlotRun{Dir: dir, Summary: summary, Requests: reqs, SliceDuration: sliceDuration, GPUCount: gpuCount}
 	for _, r := range reqs {
 		if r.StartNs > 0 && (run.StartNs == 0 || r.StartNs < run.StartNs) {
 			run.StartNs = r.StartNs
@@ -71,16 +71,17 @@ func ReadRun(dir string) (*sdk.PlotRun, error) {
 	return run, nil
 }
 
-// readSummary returns the summary's metrics and input_config's
-// slice_duration (under output or artifacts, where AIPerf's loader looks).
-func readSummary(path string) (map[string]sdk.PlotStat, float64, error) {
+// readSummary returns the summary's metrics, input_config's
+// slice_duration (under output or artifacts, where AIPerf's loader looks)
+// and the GPU count of its telemetry_data.
+func readSummary(path string) (map[string]sdk.PlotStat, float64, int, error) {
 	b, err := os.ReadFile(path)
 	if err != nil {
-		return nil, 0, fmt.Errorf("read %s: %w", path, err)
+		return nil, 0, 0, fmt.Errorf("read %s: %w", path, err)
 	}
 	var top map[string]json.RawMessage
 	if err := json.Unmarshal(b, &top); err != nil {
-		return nil, 0, fmt.Errorf("parse %s: %w", path, err)
+		return nil, 0, 0, fmt.Errorf("parse %s: %w", path, err)
 	}
 	var ic struct {
 		Output, Artifacts struct {
@@ -116,7 +117,38 @@ func readSummary(path string) (map[string]sdk.PlotStat, float64, error) {
 		}
 		out[name] = st
 	}
-	return out, sliceDuration, nil
+	return out, sliceDuration, gpuCount(top["telemetry_data"]), nil
+}
+
+// gpuCount counts the GPUs across all endpoints of telemetry_data as
+// AIPerf's calculate_gpu_count_from_telemetry: the block needs both summary
+// and endpoints, and an endpoint or gpus entry that is not an object counts
+// nothing. A block of another shape (AIPerf warns) only loses the per-GPU
+// plots, not the run, so it counts 0.
+func gpuCount(raw json.RawMessage) int {
+	var td map[string]json.RawMessage
+	if len(raw) == 0 || json.Unmarshal(raw, &td) != nil || td == nil {
+		return 0
+	}
+	if _, ok := td["summary"]; !ok {
+		return 0
+	}
+	var endpoints map[string]json.RawMessage
+	if json.Unmarshal(td["endpoints"], &endpoints) != nil {
+		return 0
+	}
+	n := 0
+	for _, ep := range endpoints {
+		var e map[string]json.RawMessage
+		if json.Unmarshal(ep, &e) != nil {
+			continue
+		}
+		var gpus map[string]json.RawMessage
+		if json.Unmarshal(e["gpus"], &gpus) == nil {
+			n += len(gpus)
+		}
+	}
+	return n
 }
 
 type record struct {

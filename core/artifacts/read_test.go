@@ -75,3 +75,63 @@ func TestReadRunBadInput(t *testing.T) {
 		})
 	}
 }
+
+// GPUCount counts the GPUs of telemetry_data across its endpoints as
+// AIPerf's calculate_gpu_count_from_telemetry; any other shape counts 0.
+func TestReadRunGPUCount(t *testing.T) {
+	for _, tc := range []struct {
+		name, dir string
+		want      int
+	}{
+		{"telemetry run: one DCGM endpoint, two GPUs", "../../testdata/plot/telemetry_run", 2},
+		{"no telemetry: empty endpoints", fixture, 0},
+		{"no telemetry: sweep run", "../../testdata/plot/sweep/concurrency_1", 0},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			run, err := ReadRun(tc.dir)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if run.GPUCount != tc.want {
+				t.Errorf("GPUCount = %d, want %d", run.GPUCount, tc.want)
+			}
+		})
+	}
+	gpu := `{"gpu_index": 0}`
+	for _, tc := range []struct {
+		name, telemetry string
+		want            int
+	}{
+		{"two endpoints", `{"summary": {}, "endpoints": {"a:9400": {"gpus": {"gpu_0": ` + gpu + `, "gpu_1": ` + gpu +
+			`}}, "b:9400": {"gpus": {"gpu_0": ` + gpu + `}}}}`, 3},
+		{"an endpoint that is not an object counts nothing", `{"summary": {}, "endpoints": {"a": [], "b": {"gpus": {"gpu_0": {}}}}}`, 1},
+		{"gpus not an object", `{"summary": {}, "endpoints": {"a": {"gpus": ["gpu_0"]}}}`, 0},
+		{"gpus null", `{"summary": {}, "endpoints": {"a": {"gpus": null}}}`, 0},
+		{"no summary", `{"endpoints": {"a": {"gpus": {"gpu_0": {}}}}}`, 0},
+		{"no endpoints", `{"summary": {}}`, 0},
+		{"endpoints not an object", `{"summary": {}, "endpoints": []}`, 0},
+		{"not an object", `[1, 2]`, 0},
+		{"null", `null`, 0},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			dir := t.TempDir()
+			summary := `{"request_latency": {"unit": "ms", "avg": 5}, "telemetry_data": ` + tc.telemetry + `}`
+			if err := os.WriteFile(filepath.Join(dir, SummaryFile), []byte(summary), 0o644); err != nil {
+				t.Fatal(err)
+			}
+			if err := os.WriteFile(filepath.Join(dir, RecordsFile), nil, 0o644); err != nil {
+				t.Fatal(err)
+			}
+			run, err := ReadRun(dir)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if run.GPUCount != tc.want {
+				t.Errorf("GPUCount = %d, want %d", run.GPUCount, tc.want)
+			}
+			if run.Summary["request_latency"].Stats["avg"] != 5 {
+				t.Errorf("summary lost: %+v", run.Summary)
+			}
+		})
+	}
+}

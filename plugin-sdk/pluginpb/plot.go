@@ -31,6 +31,7 @@ func FromPlotRun(r *sdk.PlotRun) *PlotRun {
 		return &PlotRun{}
 	}
 	out := &PlotRun{Dir: r.Dir, Summary: fromPlotStats(r.Summary), StartNs: r.StartNs, SliceDuration: r.SliceDuration,
+		GpuCount: int64(r.GPUCount),
 		Config: &PlotRunConfig{Model: r.Config.Model, EndpointType: r.Config.EndpointType, Streaming: r.Config.Streaming,
 			Concurrency: r.Config.Concurrency, RequestRate: r.Config.RequestRate},
 		Requests: fromPlotRequests(r.Requests)}
@@ -95,9 +96,13 @@ func ToPlotRun(m *PlotRun) (*sdk.PlotRun, error) {
 	if m == nil {
 		return nil, errors.New("plot run is missing")
 	}
+	gpuCount := m.GetGpuCount()
+	if gpuCount < 0 || gpuCount > math.MaxInt32 {
+		return nil, fmt.Errorf("run %s: gpu_count %d: want 0 to %d", m.GetDir(), gpuCount, math.MaxInt32)
+	}
 	c := m.GetConfig()
 	out := &sdk.PlotRun{Dir: m.GetDir(), Summary: toPlotStats(m.GetSummary()), StartNs: m.GetStartNs(),
-		SliceDuration: m.GetSliceDuration(),
+		SliceDuration: m.GetSliceDuration(), GPUCount: int(gpuCount),
 		Config: sdk.PlotRunConfig{Model: c.GetModel(), EndpointType: c.GetEndpointType(), Streaming: c.GetStreaming(),
 			Concurrency: c.GetConcurrency(), RequestRate: c.GetRequestRate()}}
 	var err error

@@ -13,7 +13,7 @@ import (
 )
 
 func sampleRun() *sdk.PlotRun {
-	return &sdk.PlotRun{Dir: "/runs/c4", StartNs: 1_000, SliceDuration: 0.5,
+	return &sdk.PlotRun{Dir: "/runs/c4", StartNs: 1_000, SliceDuration: 0.5, GPUCount: 2,
 		Config:  sdk.PlotRunConfig{Model: "m", EndpointType: "chat", Streaming: true, Concurrency: 4, RequestRate: 2.5},
 		Summary: map[string]sdk.PlotStat{"time_to_first_token": {Unit: "ms", Stats: map[string]float64{"avg": 12.5, "p99": 20}}},
 		Requests: []sdk.PlotRequest{
@@ -86,6 +86,7 @@ func TestToPlotRunRefusesRaggedColumns(t *testing.T) {
 		{"gpu", func(m *PlotRun) { m.Gpus[0].Metrics[0].Values = []float64{1} },
 			"run /runs/c4: GPU GPU-1: metric nvidia_gpu_utilization has 1 values for 2 sample times"},
 		{"server", func(m *PlotRun) { m.ServerMetrics[0].Values = nil }, "run /runs/c4: server metric vllm:num_requests_running: 0 values for 1 times"},
+		{"negative gpu count", func(m *PlotRun) { m.GpuCount = -1 }, "run /runs/c4: gpu_count -1: want 0 to 2147483647"},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			m := FromPlotRun(sampleRun())

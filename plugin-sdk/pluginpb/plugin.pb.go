@@ -2929,6 +2929,8 @@ type PlotRun struct {
 	SliceDuration float64                `protobuf:"fixed64,7,opt,name=slice_duration,json=sliceDuration,proto3" json:"slice_duration,omitempty"`
 	Gpus          []*PlotGPU             `protobuf:"bytes,8,rep,name=gpus,proto3" json:"gpus,omitempty"`
 	ServerMetrics []*PlotServerSeries    `protobuf:"bytes,9,rep,name=server_metrics,json=serverMetrics,proto3" json:"server_metrics,omitempty"`
+	// gpu_count: the GPUs of the summary's telemetry_data, 0 without telemetry.
+	GpuCount      int64 `protobuf:"varint,10,opt,name=gpu_count,json=gpuCount,proto3" json:"gpu_count,omitempty"`
 	unknownFields protoimpl.UnknownFields
 	sizeCache     protoimpl.SizeCache
 }
@@ -3024,6 +3026,13 @@ func (x *PlotRun) GetServerMetrics() []*PlotServerSeries {
 		return x.ServerMetrics
 	}
 	return nil
+}
+
+func (x *PlotRun) GetGpuCount() int64 {
+	if x != nil {
+		return x.GpuCount
+	}
+	return 0
 }
 
 type PlotStat struct {
@@ -3803,7 +3812,7 @@ const file_aiperf_plugin_v1_plugin_proto_rawDesc = "" +
 	"\x05width\x18\x02 \x01(\x05R\x05width\x12\x16\n" +
 	"\x06height\x18\x03 \x01(\x05R\x06height\x12\x10\n" +
 	"\x03dpi\x18\x04 \x01(\x05R\x03dpi\x12\x14\n" +
-	"\x05theme\x18\x05 \x01(\tR\x05theme\"\xa7\x04\n" +
+	"\x05theme\x18\x05 \x01(\tR\x05theme\"\xc4\x04\n" +
 	"\aPlotRun\x12\x10\n" +
 	"\x03dir\x18\x01 \x01(\tR\x03dir\x12@\n" +
 	"\asummary\x18\x02 \x03(\v2&.aiperf.plugin.v1.PlotRun.SummaryEntryR\asummary\x12:\n" +
@@ -3815,7 +3824,9 @@ const file_aiperf_plugin_v1_plugin_proto_rawDesc = "" +
 	"timeslices\x12%\n" +
 	"\x0eslice_duration\x18\a \x01(\x01R\rsliceDuration\x12-\n" +
 	"\x04gpus\x18\b \x03(\v2\x19.aiperf.plugin.v1.PlotGPUR\x04gpus\x12I\n" +
-	"\x0eserver_metrics\x18\t \x03(\v2\".aiperf.plugin.v1.PlotServerSeriesR\rserverMetrics\x1aV\n" +
+	"\x0eserver_metrics\x18\t \x03(\v2\".aiperf.plugin.v1.PlotServerSeriesR\rserverMetrics\x12\x1b\n" +
+	"\tgpu_count\x18\n" +
+	" \x01(\x03R\bgpuCount\x1aV\n" +
 	"\fSummaryEntry\x12\x10\n" +
 	"\x03key\x18\x01 \x01(\tR\x03key\x120\n" +
 	"\x05value\x18\x02 \x01(\v2\x1a.aiperf.plugin.v1.PlotStatR\x05value:\x028\x01\"\x95\x01\n" +

@@ -17,12 +17,13 @@ import (
 // reader returns it: every 50th request failed (request_latency only), the
 // others carry TTFT, ITL, latency, ISL, OSL and throughput per user in ms,
 // tokens and tokens/s; a summary of those metrics, one timeslice per
-// second, two GPUs sampled every 333 ms (one sample lacks its power, NaN)
+// second, two GPUs sampled every 333 ms (one sample lacks its power, NaN;
+// GPUCount 2, as the summary's telemetry_data would count them)
 // and one server metric series. Values are deterministic.
 func SamplePlotRun(n int) *sdk.PlotRun {
 	const startNs = int64(1_000_000_000_000)
 	const gapNs = int64(10_000_000) // a request starts every 10 ms
-	run := &sdk.PlotRun{Dir: "sdktest-run", StartNs: startNs, SliceDuration: 1,
+	run := &sdk.PlotRun{Dir: "sdktest-run", StartNs: startNs, SliceDuration: 1, GPUCount: 2,
 		Config:   sdk.PlotRunConfig{Model: "sdktest-model", EndpointType: "chat", Streaming: true, Concurrency: 4},
 		Requests: make([]sdk.PlotRequest, n), Summary: map[string]sdk.PlotStat{}}
 	values := map[string][]float64{}

@@ -18,23 +18,34 @@ import (
 )
 
 // Registered names of the comparison (several-run) plots. AIPerf 0.13's
-// multi-run presets divide throughput by the GPU count from telemetry; ours
-// use the total output token throughput, which every run has.
+// multi-run presets divide throughput by the GPU count from telemetry (the
+// PerGPU ones, drawn when every run has GPU telemetry); the others use the
+// total output token throughput, which every run has.
 const (
-	ParetoThroughputVsInteractivity = "pareto_curve_throughput_vs_interactivity"
-	ParetoThroughputVsLatency       = "pareto_curve_throughput_vs_latency"
-	TTFTVsThroughput                = "ttft_vs_throughput"
-	TTFTVsLoad                      = "ttft_vs_load"
-	LatencyVsLoad                   = "request_latency_vs_load"
-	ThroughputVsLoad                = "throughput_vs_load"
-	metricThroughput                = "output_token_throughput"
-	metricThroughputPerUser         = "output_token_throughput_per_user"
-	metricRequestThroughput         = "request_throughput"
+	ParetoThroughputVsInteractivity       = "pareto_curve_throughput_vs_interactivity"
+	ParetoThroughputVsLatency             = "pareto_curve_throughput_vs_latency"
+	ParetoThroughputPerGPUVsLatency       = "pareto_curve_throughput_per_gpu_vs_latency"
+	ParetoThroughputPerGPUVsInteractivity = "pareto_curve_throughput_per_gpu_vs_interactivity"
+	TTFTVsThroughput                      = "ttft_vs_throughput"
+	TTFTVsLoad                            = "ttft_vs_load"
+	LatencyVsLoad                         = "request_latency_vs_load"
+	ThroughputVsLoad                      = "throughput_vs_load"
+	metricThroughput                      = "output_token_throughput"
+	metricThroughputPerUser               = "output_token_throughput_per_user"
+	metricRequestThroughput               = "request_throughput"
 )
 
-// ComparisonNames lists the comparison plots in the order the command draws them.
+// ComparisonNames lists the comparison plots every sweep gets, in the order
+// the command draws them.
 var ComparisonNames = []string{ParetoThroughputVsInteractivity, ParetoThroughputVsLatency,
 	TTFTVsThroughput, TTFTVsLoad, LatencyVsLoad, ThroughputVsLoad}
+
+// PerGPUComparisonNames lists AIPerf's per-GPU comparison plots, drawn after
+// ComparisonNames when every run has GPU telemetry (PlotRun.GPUCount > 0).
+var PerGPUComparisonNames = []string{ParetoThroughputPerGPUVsLatency, ParetoThroughputPerGPUVsInteractivity}
+
+// labelThroughputPerGPU is AIPerf's axis label of the per-GPU throughput: display name (unit).
+const labelThroughputPerGPU = "Output Token Throughput Per GPU (" + plotdata.UnitThroughputPerGPU + ")"
 
 // NewComparison returns the built-in comparison plot name; nil for an unknown name.
 func NewComparison(name string) sdk.ComparisonPlot {
@@ -47,6 +58,14 @@ func NewComparison(name string) sdk.ComparisonPlot {
 		return pareto{title: "Pareto Curve: Output Token Throughput vs Latency",
 			x: axisStat{metricLatency, "avg", "Request Latency (ms)", false},
 			y: axisStat{metricThroughput, "avg", "Output Token Throughput (tokens/sec)", true}}
+	case ParetoThroughputPerGPUVsLatency:
+		return pareto{title: "Pareto Curve: Token Throughput per GPU vs Latency",
+			x: axisStat{metricLatency, "avg", "Request Latency (ms)", false},
+			y: axisStat{plotdata.MetricThroughputPerGPU, "avg", labelThroughputPerGPU, true}}
+	case ParetoThroughputPerGPUVsInteractivity:
+		return pareto{title: "Pareto Curve: Token Throughput per GPU vs Interactivity",
+			x: axisStat{metricThroughputPerUser, "avg", "Output Token Throughput Per User (tokens/sec/user)", true},
+			y: axisStat{plotdata.MetricThroughputPerGPU, "avg", labelThroughputPerGPU, true}}
 	case TTFTVsThroughput:
 		// AIPerf's ttft_vs_throughput: a line per model through the runs in x order.
 		return pareto{title: "TTFT vs Throughput", noFrontier: true,
@@ -69,13 +88,9 @@ type axisStat struct {
 	higherBetter        bool
 }
 
+// stat is a run's summary statistic, AIPerf's derived per-GPU throughput included.
 func stat(run *sdk.PlotRun, metric, name string) (float64, bool) {
-	s, ok := run.Summary[metric]
-	if !ok {
-		return 0, false
-	}
-	v, ok := s.Stats[name]
-	return v, ok
+	return plotdata.SummaryStat(run, metric, name)
 }
 
 func haveStats(runs []*sdk.PlotRun, metric string, names ...string) bool {
@@ -140,18 +155,9 @@ func (p pareto) AppliesToRuns(runs []*sdk.PlotRun) bool {
 func (p pareto) RenderRuns(runs []*sdk.PlotRun, opts sdk.PlotOptions, w io.Writer) error {
 	t := themeOf(opts.Theme)
 	pl := newPlot(t, p.title, p.x.label, p.y.label)
-	models, groups := plotdata.ByModel(runs)
-	for i, m := range models {
+	for i, s := range p.series(runs) {
 		c := palette[i%len(palette)]
-		var pts plotter.XYs
-		var labels []string
-		for _, k := range groups[m] {
-			r := runs[k]
-			x, _ := stat(r, p.x.metric, p.x.stat)
-			y, _ := stat(r, p.y.metric, p.y.stat)
-			pts = append(pts, plotter.XY{X: x, Y: y})
-			labels = append(labels, runLabel(r))
-		}
+		pts, labels := s.pts, s.labels
 		line := linePoints(pts, p, c)
 		if line != nil {
 			pl.Add(line)
@@ -162,7 +168,7 @@ func (p pareto) RenderRuns(runs []*sdk.PlotRun, opts sdk.PlotOptions, w io.Write
 		}
 		sc.Color, sc.Shape, sc.Radius = c, draw.CircleGlyph{}, vg.Points(5)
 		pl.Add(sc)
-		pl.Legend.Add(seriesName(m), sc)
+		pl.Legend.Add(seriesName(s.model), sc)
 		lb, err := plotter.NewLabels(plotter.XYLabels{XYs: pts, Labels: labels})
 		if err != nil {
 			return fmt.Errorf("%s: %w", p.title, err)
@@ -176,6 +182,30 @@ func (p pareto) RenderRuns(runs []*sdk.PlotRun, opts sdk.PlotOptions, w io.Write
 	}
 	padRanges(pl)
 	return encode(pl, opts, w)
+}
+
+// paretoSeries is one model's points, in run order, with their run labels.
+type paretoSeries struct {
+	model  string
+	pts    plotter.XYs
+	labels []string
+}
+
+// series are the plotted points, a series per model in first-seen order.
+func (p pareto) series(runs []*sdk.PlotRun) []paretoSeries {
+	models, groups := plotdata.ByModel(runs)
+	out := make([]paretoSeries, len(models))
+	for i, m := range models {
+		out[i].model = m
+		for _, k := range groups[m] {
+			r := runs[k]
+			x, _ := stat(r, p.x.metric, p.x.stat)
+			y, _ := stat(r, p.y.metric, p.y.stat)
+			out[i].pts = append(out[i].pts, plotter.XY{X: x, Y: y})
+			out[i].labels = append(out[i].labels, runLabel(r))
+		}
+	}
+	return out
 }
 
 // linePoints is the frontier (or every point) in x order as a line.

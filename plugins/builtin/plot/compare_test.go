@@ -3,6 +3,9 @@ package plot
 import (
 	"bytes"
 	"image/png"
+	"slices"
+	"strconv"
+	"strings"
 	"testing"
 
 	sdk "github.com/aiperf-go/aiperf/plugin-sdk"
@@ -83,5 +86,112 @@ func TestComparisonPlotsRender(t *testing.T) {
 	delete(noPerUser[1].Summary, metricThroughputPerUser)
 	if NewComparison(ParetoThroughputVsInteractivity).AppliesToRuns(noPerUser) {
 		t.Error("interactivity Pareto applies though a run lacks output_token_throughput_per_user")
+	}
+}
+
+// sweepGPURuns reads testdata/plot/sweep_gpu (three runs with two GPUs of
+// telemetry each) with the loads `aiperf plot` reads from input_config.
+func sweepGPURuns(t *testing.T) []*sdk.PlotRun {
+	t.Helper()
+	var runs []*sdk.PlotRun
+	for _, c := range []float64{1, 2, 4} {
+		r := readFixture(t, "sweep_gpu/concurrency_"+strconv.FormatFloat(c, 'f', -1, 64))
+		r.Config = sdk.PlotRunConfig{Model: "mock-model", EndpointType: "chat", Streaming: true, Concurrency: c}
+		runs = append(runs, r)
+	}
+	return runs
+}
+
+// AIPerf's per-GPU Pareto plots on the GPU sweep: the y of each point is the
+// run's total output token throughput over its 2 GPUs, exactly; PNGs at
+// AIPerf's scale, SVGs with AIPerf's title and axis labels.
+func TestPerGPUComparisonPlotsOnGPUSweep(t *testing.T) {
+	runs := sweepGPURuns(t)
+	totals := []float64{349.8432333272746, 678.2635436293917, 1375.8119532360536}
+	for i, r := range runs {
+		if r.GPUCount != 2 {
+			t.Fatalf("run %d: GPUCount %d, want 2 (the mock's DCGM GPUs)", i, r.GPUCount)
+		}
+		if got := r.Summary[metricThroughput].Stats["avg"]; got != totals[i] {
+			t.Fatalf("run %d: output token throughput %v, want %v (fixture changed? update its README)", i, got, totals[i])
+		}
+	}
+	for _, tc := range []struct {
+		name, title, xLabel string
+		xs                  []float64
+	}{
+		{ParetoThroughputPerGPUVsLatency, "Pareto Curve: Token Throughput per GPU vs Latency", "Request Latency (ms)",
+			[]float64{46.764360950000004, 47.20971475, 47.6165271}},
+		{ParetoThroughputPerGPUVsInteractivity, "Pareto Curve: Token Throughput per GPU vs Interactivity",
+			"Output Token Throughput Per User (tokens/sec/user)", []float64{498.72282486771627, 502.24080665657976, 498.35595665850377}},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			p := NewComparison(tc.name)
+			if p == nil || !p.AppliesToRuns(runs) {
+				t.Fatal("does not apply to the GPU sweep")
+			}
+			if p.Applies(runs[0]) || p.AppliesToRuns(runs[:1]) {
+				t.Error("applies to a single run")
+			}
+			s := p.(pareto).series(runs)
+			if len(s) != 1 || s[0].model != "mock-model" || !slices.Equal(s[0].labels, []string{"c=1", "c=2", "c=4"}) {
+				t.Fatalf("series %+v", s)
+			}
+			for i, pt := range s[0].pts {
+				if pt.X != tc.xs[i] || pt.Y != totals[i]/2 {
+					t.Errorf("point %d = (%v, %v), want (%v, %v)", i, pt.X, pt.Y, tc.xs[i], totals[i]/2)
+				}
+			}
+			var b bytes.Buffer
+			if err := p.RenderRuns(runs, sdk.PlotOptions{Format: "png", Width: 1600, Height: 800, DPI: 150, Theme: "light"}, &b); err != nil {
+				t.Fatal(err)
+			}
+			img, err := png.Decode(&b)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if bd := img.Bounds(); bd.Dx() != 2400 || bd.Dy() != 1200 {
+				t.Errorf("png %dx%d, want 2400x1200", bd.Dx(), bd.Dy())
+			}
+			b.Reset()
+			if err := p.RenderRuns(runs, sdk.PlotOptions{Format: "svg", Width: 1600, Height: 800, Theme: "dark"}, &b); err != nil {
+				t.Fatal(err)
+			}
+			text := svgText(t, b.Bytes())
+			for _, w := range []string{tc.title, tc.xLabel, "Output Token Throughput Per GPU (tokens/sec/gpu)", "mock-model", "c=1", "c=2", "c=4"} {
+				if !strings.Contains(text, w) {
+					t.Errorf("svg text lacks %q:\n%s", w, text)
+				}
+			}
+		})
+	}
+}
+
+// The per-GPU plots need GPU telemetry in every run: not on the sweep
+// fixture (no telemetry), not when one run of the GPU sweep lacks it. The
+// total-throughput Paretos still apply to both.
+func TestPerGPUComparisonPlotsNeedEveryRunsGPUs(t *testing.T) {
+	noTelemetry := make([]*sdk.PlotRun, 0, 3)
+	for _, c := range []string{"1", "4", "8"} {
+		noTelemetry = append(noTelemetry, readFixture(t, "sweep/concurrency_"+c))
+	}
+	oneWithout := sweepGPURuns(t)
+	oneWithout[1].GPUCount = 0
+	for _, tc := range []struct {
+		name string
+		runs []*sdk.PlotRun
+	}{{"sweep without telemetry", noTelemetry}, {"one run without GPUs", oneWithout}} {
+		t.Run(tc.name, func(t *testing.T) {
+			for _, name := range PerGPUComparisonNames {
+				if NewComparison(name).AppliesToRuns(tc.runs) {
+					t.Errorf("%s applies", name)
+				}
+			}
+			for _, name := range []string{ParetoThroughputVsLatency, ParetoThroughputVsInteractivity} {
+				if !NewComparison(name).AppliesToRuns(tc.runs) {
+					t.Errorf("%s does not apply", name)
+				}
+			}
+		})
 	}
 }

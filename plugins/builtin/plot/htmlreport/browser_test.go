@@ -404,6 +404,46 @@ func TestReportInBrowserSweep(t *testing.T) {
 	l.check(t, fileURL)
 }
 
+// A sweep with GPU telemetry in every run draws AIPerf's two per-GPU Pareto
+// charts besides the others, each point at its run's total throughput over
+// its 2 GPUs, and clicking a point opens that run's details.
+func TestReportInBrowserGPUSweep(t *testing.T) {
+	bctx := browser(t)
+	runs := sweepGPURuns(t)
+	ctx, l, fileURL := openReport(t, bctx, runs, Options{Metrics: builtinSpecs(t)})
+	got := charts(t, ctx)
+	for _, id := range []string{plotbuiltin.ParetoThroughputPerGPUVsLatency, plotbuiltin.ParetoThroughputPerGPUVsInteractivity} {
+		c, ok := got[id]
+		if !ok || !slices.Equal(c.Types, []string{"scatter", "line"}) || c.Points[0] != len(runs) {
+			t.Errorf("chart %s: %+v, want a scatter of %d points and its frontier line", id, c, len(runs))
+		}
+		// The drawn points' y, by run, are the per-GPU throughputs.
+		ys := eval[[]float64](t, ctx, `(function () {
+  var d = echarts.getInstanceByDom(document.getElementById('chart-`+id+`')).getOption().series[0].data, y = [];
+  d.forEach(function (p) { y[p.run] = (Array.isArray(p) ? p : p.value)[1]; });
+  return y;
+})()`)
+		want := []float64{349.8432333272746 / 2, 678.2635436293917 / 2, 1375.8119532360536 / 2}
+		if !slices.Equal(ys, want) {
+			t.Errorf("chart %s: per-GPU throughputs %v, want %v", id, ys, want)
+		}
+		title := eval[string](t, ctx, `echarts.getInstanceByDom(document.getElementById('chart-`+id+`')).getOption().yAxis[0].name`)
+		if title != "Output Token Throughput Per GPU (tokens/sec/gpu)" {
+			t.Errorf("chart %s: y axis %q", id, title)
+		}
+	}
+	if len(got) != 9 {
+		t.Errorf("%d charts, want 9 (the 7 of every sweep and the 2 per-GPU)", len(got))
+	}
+	clickPoint(t, ctx, plotbuiltin.ParetoThroughputPerGPUVsLatency, 0, 2)
+	wantRun := eval[int](t, ctx, `echarts.getInstanceByDom(document.getElementById('chart-`+plotbuiltin.ParetoThroughputPerGPUVsLatency+`')).getOption().series[0].data[2].run`)
+	if _, err := chromedp.Run(ctx, chromedp.Poll[bool](fmt.Sprintf(`document.querySelectorAll('details.run')[%d].open`, wantRun),
+		chromedp.WithPollingTimeout(10*time.Second))); err != nil {
+		t.Errorf("clicking the point of run %d did not open its details: %v", wantRun, err)
+	}
+	l.check(t, fileURL)
+}
+
 // Markup in the model name, a request id and an error message stays text
 // in the browser: nothing runs, nothing loads, and the text reads back.
 func TestReportInBrowserHostileStrings(t *testing.T) {

@@ -203,9 +203,13 @@ func comparisonCharts(runs []*sdk.PlotRun) []chartSpec {
 	}
 	latencyAxis := axis{metricLatency, "avg", "Request Latency (ms)", false}
 	tputAxis := axis{metricTput, "avg", "Output Token Throughput (tokens/sec)", true}
-	pareto(plotbuiltin.ParetoThroughputVsInteractivity, "Pareto Curve: Output Token Throughput vs Interactivity",
-		axis{metricTputUser, "avg", "Output Token Throughput Per User (tokens/sec/user)", true}, tputAxis, true)
+	userAxis := axis{metricTputUser, "avg", "Output Token Throughput Per User (tokens/sec/user)", true}
+	pareto(plotbuiltin.ParetoThroughputVsInteractivity, "Pareto Curve: Output Token Throughput vs Interactivity", userAxis, tputAxis, true)
 	pareto(plotbuiltin.ParetoThroughputVsLatency, "Pareto Curve: Output Token Throughput vs Latency", latencyAxis, tputAxis, true)
+	// AIPerf's per-GPU presets: only when every run has GPU telemetry.
+	perGPUAxis := axis{plotdata.MetricThroughputPerGPU, "avg", "Output Token Throughput Per GPU (" + plotdata.UnitThroughputPerGPU + ")", true}
+	pareto(plotbuiltin.ParetoThroughputPerGPUVsLatency, "Pareto Curve: Token Throughput per GPU vs Latency", latencyAxis, perGPUAxis, true)
+	pareto(plotbuiltin.ParetoThroughputPerGPUVsInteractivity, "Pareto Curve: Token Throughput per GPU vs Interactivity", userAxis, perGPUAxis, true)
 	pareto(plotbuiltin.TTFTVsThroughput, "TTFT vs Throughput",
 		axis{metricTTFT, "avg", "Time to First Token (ms)", false},
 		axis{metricReqTput, "avg", "Request Throughput (requests/sec)", true}, false)

@@ -17,6 +17,7 @@ import (
 
 	sdk "github.com/aiperf-go/aiperf/plugin-sdk"
 	"github.com/aiperf-go/aiperf/plugins/builtin/consoleexporter/metricstable"
+	"github.com/aiperf-go/aiperf/plugins/builtin/plot/plotdata"
 )
 
 // dataVersion is the schema version of the embedded data block.
@@ -447,6 +448,7 @@ func runTable(runs []*sdk.PlotRun, views []runView) tableView {
 	cols := []col{
 		{"Request throughput (requests/sec)", "request_throughput", "avg"},
 		{"Output token throughput (tokens/sec)", "output_token_throughput", "avg"},
+		{"Output token throughput per GPU (tokens/sec/gpu)", plotdata.MetricThroughputPerGPU, "avg"},
 		{"Output token throughput per user avg (tokens/sec/user)", "output_token_throughput_per_user", "avg"},
 		{"TTFT avg (ms)", "time_to_first_token", "avg"},
 		{"TTFT p99 (ms)", "time_to_first_token", "p99"},
@@ -485,11 +487,9 @@ func loadText(v float64) string {
 	return strconv.FormatFloat(v, 'f', -1, 64)
 }
 
+// stat is a finite summary statistic of a run, AIPerf's derived per-GPU
+// throughput included.
 func stat(r *sdk.PlotRun, metric, name string) (float64, bool) {
-	s, ok := r.Summary[metric]
-	if !ok {
-		return 0, false
-	}
-	v, ok := s.Stats[name]
+	v, ok := plotdata.SummaryStat(r, metric, name)
 	return v, ok && !math.IsNaN(v) && !math.IsInf(v, 0)
 }

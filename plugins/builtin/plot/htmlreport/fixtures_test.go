@@ -63,6 +63,19 @@ func sweepRuns(t *testing.T) []*sdk.PlotRun {
 	return runs
 }
 
+// sweepGPURuns is testdata/plot/sweep_gpu: three runs at concurrency 1, 2
+// and 4, each with two GPUs of telemetry (its README).
+func sweepGPURuns(t *testing.T) []*sdk.PlotRun {
+	var runs []*sdk.PlotRun
+	for _, c := range []struct {
+		dir string
+		n   float64
+	}{{"concurrency_1", 1}, {"concurrency_2", 2}, {"concurrency_4", 4}} {
+		runs = append(runs, loadRun(t, filepath.Join(testdata, "sweep_gpu", c.dir), c.n))
+	}
+	return runs
+}
+
 // hostileRun copies the single run into a temp dir with markup in every
 // string a report shows: the model name (config and input_config), a
 // request id and an error message.

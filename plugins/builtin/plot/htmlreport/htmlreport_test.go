@@ -60,6 +60,7 @@ func TestReportIsSelfContained(t *testing.T) {
 		{"single run", []*sdk.PlotRun{singleRun(t)}},
 		{"telemetry run", []*sdk.PlotRun{telemetryRun(t)}},
 		{"sweep", sweepRuns(t)},
+		{"sweep with GPU telemetry", sweepGPURuns(t)},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			page := render(t, tc.runs, Options{Metrics: builtinSpecs(t)})
@@ -327,6 +328,76 @@ func TestSweepReport(t *testing.T) {
 	}
 	if strings.Contains(s, `id="req-table"`) {
 		t.Error("a sweep has a per-request table")
+	}
+}
+
+// A sweep whose runs all have GPU telemetry also gets AIPerf's per-GPU
+// Pareto charts (after the total-throughput ones): each point's y is the
+// run's output token throughput over its 2 GPUs, exactly, and the run table
+// gains a per-GPU column. A sweep without telemetry has neither.
+func TestSweepReportPerGPU(t *testing.T) {
+	runs := sweepGPURuns(t)
+	page := render(t, runs, Options{Metrics: builtinSpecs(t)})
+	d := embeddedData(t, page)
+	var ids []string
+	for _, c := range d.Charts {
+		ids = append(ids, c.ID)
+	}
+	want := []string{plotbuiltin.ParetoThroughputVsInteractivity, plotbuiltin.ParetoThroughputVsLatency,
+		plotbuiltin.ParetoThroughputPerGPUVsLatency, plotbuiltin.ParetoThroughputPerGPUVsInteractivity, plotbuiltin.TTFTVsThroughput,
+		plotbuiltin.TTFTVsLoad, "inter_token_latency_vs_load", plotbuiltin.LatencyVsLoad, plotbuiltin.ThroughputVsLoad}
+	if !slices.Equal(ids, want) {
+		t.Fatalf("charts %v, want %v", ids, want)
+	}
+	totals := []float64{349.8432333272746, 678.2635436293917, 1375.8119532360536}
+	for _, tc := range []struct {
+		chart         int
+		title, xLabel string
+		xMetric       string
+		frontier      []bool // by run
+	}{
+		{2, "Pareto Curve: Token Throughput per GPU vs Latency", "Request Latency (ms)", "request_latency", []bool{true, true, true}},
+		// c=2 beats c=1 on both per-user and per-GPU throughput (AIPerf's own plot of the fixture agrees).
+		{3, "Pareto Curve: Token Throughput per GPU vs Interactivity", "Output Token Throughput Per User (tokens/sec/user)",
+			"output_token_throughput_per_user", []bool{false, true, true}},
+	} {
+		c := d.Charts[tc.chart]
+		t.Run(c.ID, func(t *testing.T) {
+			if c.Title != tc.title || c.XLabel != tc.xLabel || c.YLabel != "Output Token Throughput Per GPU (tokens/sec/gpu)" {
+				t.Errorf("title %q, x %q, y %q", c.Title, c.XLabel, c.YLabel)
+			}
+			if len(c.Series) != 1 || c.Series[0].Name != "mock-model" || c.Series[0].Line != "frontier" || len(c.Series[0].Points) != 3 {
+				t.Fatalf("series %+v", c.Series)
+			}
+			seen := map[int]bool{}
+			for _, p := range c.Series[0].Points {
+				if p.Y != totals[p.Run]/2 || p.X != runs[p.Run].Summary[tc.xMetric].Stats["avg"] {
+					t.Errorf("point %+v: want (%v, %v)", p, runs[p.Run].Summary[tc.xMetric].Stats["avg"], totals[p.Run]/2)
+				}
+				if want := []string{"c=1", "c=2", "c=4"}[p.Run]; p.Label != want {
+					t.Errorf("run %d label %q, want %q", p.Run, p.Label, want)
+				}
+				if p.Frontier != tc.frontier[p.Run] {
+					t.Errorf("run %d frontier %v, want %v", p.Run, p.Frontier, tc.frontier[p.Run])
+				}
+				seen[p.Run] = true
+			}
+			if len(seen) != 3 {
+				t.Errorf("points of runs %v, want 0, 1, 2", seen)
+			}
+		})
+	}
+	const column = "<th>Output token throughput per GPU (tokens/sec/gpu)</th>"
+	s := string(page)
+	if !strings.Contains(s, column) {
+		t.Error("run table lacks the per-GPU column")
+	}
+	if !strings.Contains(s, "<td>"+formatNumber(totals[2]/2)+"</td>") {
+		t.Errorf("run table lacks c=4's per-GPU throughput %s", formatNumber(totals[2]/2))
+	}
+	plain := string(render(t, sweepRuns(t), Options{Metrics: builtinSpecs(t)}))
+	if strings.Contains(plain, column) || strings.Contains(plain, "per GPU vs") {
+		t.Error("a sweep without GPU telemetry shows per-GPU throughput")
 	}
 }
 

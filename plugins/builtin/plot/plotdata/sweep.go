@@ -68,3 +68,30 @@ func ParetoFrontier(xs, ys []float64, xHigherBetter, yHigherBetter bool) []bool 
 	}
 	return out
 }
+
+// MetricThroughputPerGPU is AIPerf's derived output_token_throughput_per_gpu
+// (data_loader.per_gpu_throughput): every statistic of the run's
+// output_token_throughput divided by its GPU count (PlotRun.GPUCount), in
+// UnitThroughputPerGPU. A run without GPU telemetry has none.
+const (
+	MetricThroughputPerGPU = "output_token_throughput_per_gpu"
+	UnitThroughputPerGPU   = "tokens/sec/gpu"
+)
+
+// SummaryStat is a run's summary statistic, MetricThroughputPerGPU derived
+// on the fly; ok is false when the run lacks it.
+func SummaryStat(r *sdk.PlotRun, metric, stat string) (float64, bool) {
+	if metric == MetricThroughputPerGPU {
+		if r.GPUCount <= 0 {
+			return 0, false
+		}
+		v, ok := SummaryStat(r, "output_token_throughput", stat)
+		return v / float64(r.GPUCount), ok
+	}
+	s, ok := r.Summary[metric]
+	if !ok {
+		return 0, false
+	}
+	v, ok := s.Stats[stat]
+	return v, ok
+}

@@ -83,3 +83,42 @@ func TestByModel(t *testing.T) {
 		}
 	}
 }
+
+// output_token_throughput_per_gpu is each output_token_throughput statistic
+// over the run's GPU count, and absent without GPUs; other metrics read
+// straight from the summary.
+func TestSummaryStatPerGPU(t *testing.T) {
+	run := func(gpus int) *sdk.PlotRun {
+		return &sdk.PlotRun{GPUCount: gpus, Summary: map[string]sdk.PlotStat{
+			"output_token_throughput": {Unit: "tokens/sec", Stats: map[string]float64{"avg": 1529.145516584131, "p99": 900}},
+			"request_latency":         {Unit: "ms", Stats: map[string]float64{"avg": 42.5}},
+		}}
+	}
+	for _, tc := range []struct {
+		name         string
+		gpus         int
+		metric, stat string
+		want         float64
+		ok           bool
+	}{
+		{"two GPUs avg", 2, MetricThroughputPerGPU, "avg", 1529.145516584131 / 2, true},
+		{"eight GPUs p99", 8, MetricThroughputPerGPU, "p99", 112.5, true},
+		{"one GPU is the total", 1, MetricThroughputPerGPU, "avg", 1529.145516584131, true},
+		{"no GPUs", 0, MetricThroughputPerGPU, "avg", 0, false},
+		{"stat the total lacks", 2, MetricThroughputPerGPU, "p50", 0, false},
+		{"plain metric", 0, "request_latency", "avg", 42.5, true},
+		{"missing metric", 2, "time_to_first_token", "avg", 0, false},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			got, ok := SummaryStat(run(tc.gpus), tc.metric, tc.stat)
+			if got != tc.want || ok != tc.ok {
+				t.Errorf("SummaryStat(%s, %s) = %v, %v; want %v, %v", tc.metric, tc.stat, got, ok, tc.want, tc.ok)
+			}
+		})
+	}
+	r := run(2)
+	r.Summary = nil
+	if _, ok := SummaryStat(r, MetricThroughputPerGPU, "avg"); ok {
+		t.Error("per-GPU throughput without a total throughput")
+	}
+}
