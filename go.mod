@@ -82,6 +82,7 @@ require (
 	github.com/hashicorp/go-hclog v1.6.3
 	github.com/hashicorp/go-plugin v1.8.0
 	github.com/jmespath-community/go-jmespath v1.1.1
+	github.com/joshdk/go-junit v1.0.0
 	github.com/knadh/koanf/providers/confmap v1.0.1
 	github.com/knadh/koanf/providers/posflag v1.0.2
 	github.com/knadh/koanf/v2 v2.4.1
@@ -99,6 +100,7 @@ require (
 	go.uber.org/fx v1.24.0
 	golang.org/x/image v0.48.0
 	golang.org/x/net v0.61.0
+	gonum.org/v1/gonum v0.17.0
 	gonum.org/v1/plot v0.17.0
 	google.golang.org/grpc v1.85.0
 	google.golang.org/protobuf v1.36.12

@@ -636,8 +636,8 @@ func TestRunAllFailedExitCode(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if out.ExitCode != app.ExitFailed {
-		t.Errorf("exit %d, want %d when every request failed", out.ExitCode, app.ExitFailed)
+	if out.ExitCode != app.ExitFailedRequests {
+		t.Errorf("exit %d, want %d when every request failed", out.ExitCode, app.ExitFailedRequests)
 	}
 	if ec, ok := out.Results.Metric("error_request_count"); !ok || ec.Avg == nil || *ec.Avg != 3 {
 		t.Errorf("error_request_count %+v", ec.Avg)

@@ -81,6 +81,11 @@ func runProfile(cmd *cobra.Command, rawArgs []string) error {
 	if err := cfg.CheckEndpoint(ep.Metadata()); err != nil {
 		return err
 	}
+	// --num-profile-runs > 1: the same benchmark N times and its confidence
+	// aggregate (multirun.go).
+	if cfg.NumProfileRuns > 1 {
+		return runProfileRuns(cmd, reg, cfg, ep.Metadata().ServiceKind, rawArgs)
+	}
 	settings, err := app.FromConfig(cfg, ep.Metadata().ServiceKind, rawArgs)
 	if err != nil {
 		return err
@@ -99,8 +104,13 @@ func runProfile(cmd *cobra.Command, rawArgs []string) error {
 		fmt.Fprintln(stderr, "Error:", err)
 	}
 	if out.ExitCode != app.ExitOK {
-		fmt.Fprintln(stderr, "Every request failed; see the error summary above.")
-		return exitError{code: out.ExitCode}
+		// The verdict: every request failed, --failed-request-threshold, or
+		// breached --threshold checks (app/exitcodes.go). A run that only
+		// breached thresholds is whole, so its plots are still drawn.
+		fmt.Fprintln(stderr, out.Verdict)
+		if out.ExitCode != app.ExitThresholds {
+			return exitError{code: out.ExitCode}
+		}
 	}
 	// GenAI-Perf's --generate-plots: what `aiperf plot --dashboard` gives,
 	// drawn from the artifacts just written (also after Ctrl-C: they hold
@@ -108,8 +118,13 @@ func runProfile(cmd *cobra.Command, rawArgs []string) error {
 	if cfg.GeneratePlots {
 		if perr := generatePlots(cmd.Context(), cmd.OutOrStdout(), settings.ArtifactDir, "", "png", "light", true, cfg.Plugins...); perr != nil {
 			fmt.Fprintln(stderr, "Error: --generate-plots:", perr)
-			return exitError{code: app.ExitFailed}
+			if out.ExitCode == app.ExitOK {
+				return exitError{code: app.ExitFailed}
+			}
 		}
+	}
+	if out.ExitCode != app.ExitOK {
+		return exitError{code: out.ExitCode}
 	}
 	// A cancelled run exits 0 (AIPerf) even if exporting part of it failed;
 	// the errors were printed above.

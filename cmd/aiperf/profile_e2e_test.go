@@ -18,6 +18,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/aiperf-go/aiperf/core/app"
 	"github.com/aiperf-go/aiperf/mockserver"
 	"github.com/aiperf-go/aiperf/mockserver/mocktest"
 )
@@ -254,11 +255,13 @@ func TestProfileErrorRateIsMeasured(t *testing.T) {
 	}
 }
 
-func TestProfileAllFailedExitsOne(t *testing.T) {
+func TestProfileAllFailedExitsTooManyFailedRequests(t *testing.T) {
 	url := startMock(t, mockserver.Config{Fast: true, ErrorRate: 100})
 	r := profile(t, "-m", "m", "-u", url, "--request-count", "5", "--isl", "8")
-	if r.code != 1 {
-		t.Fatalf("exit %d, want 1 when every request failed", r.code)
+	// AIPerf exits 1 here; ours is the too-many-failed-requests status
+	// (app/exitcodes.go), distinct from bad input's 1.
+	if r.code != app.ExitFailedRequests || !strings.Contains(r.stderr, "Every request failed") {
+		t.Fatalf("exit %d, want %d when every request failed\n%s", r.code, app.ExitFailedRequests, r.stderr)
 	}
 	if r.summary == nil {
 		t.Fatal("results must still be exported when every request failed")

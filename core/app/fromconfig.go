@@ -47,6 +47,10 @@ func FromConfig(cfg *config.RunConfig, serviceKind string, args []string) (*Sett
 	if err != nil {
 		return nil, err
 	}
+	gateCfg, err := gateSettings(cfg)
+	if err != nil {
+		return nil, err
+	}
 	return &Settings{
 		Models:               cfg.ModelNames,
 		CustomEndpoint:       cfg.CustomEndpoint,
@@ -93,6 +97,9 @@ func FromConfig(cfg *config.RunConfig, serviceKind string, args []string) (*Sett
 		// GPU telemetry (issue 12): "" = off.
 		GPUTelemetryCollector: gpuCollector,
 		GPUTelemetryURLs:      gpuURLs,
+
+		// CI gate (issue 14)
+		Gate: gateCfg,
 	}, nil
 }
 

@@ -17,6 +17,7 @@ import (
 
 	"github.com/aiperf-go/aiperf/core/clock"
 	"github.com/aiperf-go/aiperf/core/engine"
+	"github.com/aiperf-go/aiperf/core/gate"
 	"github.com/aiperf-go/aiperf/core/live"
 	"github.com/aiperf-go/aiperf/core/metrics"
 	"github.com/aiperf-go/aiperf/core/records"
@@ -25,13 +26,6 @@ import (
 	sdk "github.com/aiperf-go/aiperf/plugin-sdk"
 	"github.com/aiperf-go/aiperf/registry"
 	"github.com/google/uuid"
-)
-
-// Exit codes of `aiperf profile` (AIPerf's): 0 success or cancelled, 1 when
-// every request failed or the configuration is invalid.
-const (
-	ExitOK     = 0
-	ExitFailed = 1
 )
 
 // Runner executes one profile run with fully built components.
@@ -65,7 +59,14 @@ type Runner struct {
 type Outcome struct {
 	Results  *sdk.Results
 	Exported []sdk.ExportedFile
+	// ExitCode is the run's exit status (exitcodes.go); Verdict says why
+	// it is not ExitOK.
 	ExitCode int
+	Verdict  string
+	// Thresholds are the evaluated --threshold checks; Abort is why the
+	// gate stopped the run early (nil: it did not).
+	Thresholds []gate.Outcome
+	Abort      *gate.Abort
 }
 
 // Run composes the dataset, runs warmup and profiling, and exports results.
@@ -73,6 +74,11 @@ type Outcome struct {
 func (r *Runner) Run(ctx context.Context) (*Outcome, error) {
 	s := r.Settings
 	ec := r.exportContext()
+	// Thresholds name metrics: checked against the run's catalog before
+	// anything is composed or sent.
+	if err := gate.Check(s.Gate.Thresholds, r.Outputs.Catalog); err != nil {
+		return nil, err
+	}
 
 	opts := s.Dataset
 	opts.Tokenizer = r.Tokenizer
@@ -147,6 +153,12 @@ func (r *Runner) Run(ctx context.Context) (*Outcome, error) {
 	if err != nil {
 		return nil, err
 	}
+	// The gate's watch stops the phases (not the UI or telemetry) through
+	// runCtx when --failed-request-threshold or a live threshold trips; it
+	// runs on the record collector, off the timed path.
+	runCtx, stopRun := context.WithCancelCause(ctx)
+	defer stopRun(nil)
+	watch := r.newWatch(stopRun)
 	// A UI other than "none" gets live statistics beside the progress.
 	var progress sdk.ProgressSource = eng
 	var tap *live.Tap
@@ -158,7 +170,7 @@ func (r *Runner) Run(ctx context.Context) (*Outcome, error) {
 		Endpoint: r.Endpoint, Tokenizer: r.Tokenizer, Processors: plugins(r.Outputs.Processors),
 		Accumulators: plugins(r.Outputs.Accumulators), WarmupAccumulators: plugins(r.warmupAccs), Sinks: recordSinks(sinks), Logger: r.Log, TokenSource: tokenSource(s),
 		Catalog: r.Outputs.Catalog, ProcessorNames: ids(r.Outputs.Processors),
-		Phases: metrics.PhaseLayout{Warmup: s.Warmup != nil}, Live: liveTap(tap),
+		Phases: metrics.PhaseLayout{Warmup: s.Warmup != nil}, Live: collectorHooks(tap, watch),
 	})
 
 	r.UI.Start(ctx, progress)
@@ -168,7 +180,7 @@ func (r *Runner) Run(ctx context.Context) (*Outcome, error) {
 	// The sampler runs on its own goroutines from before the first phase
 	// to after the last one.
 	sampler.Start(ctx)
-	runErr := r.runPhases(ctx, eng, pipe, warmup, profiling)
+	runErr := r.runPhases(runCtx, eng, pipe, warmup, profiling)
 	r.telemetryResults(sampler, ec)
 	r.UI.Stop()
 	if r.LogGate != nil {
@@ -191,7 +203,9 @@ func (r *Runner) Run(ctx context.Context) (*Outcome, error) {
 	}
 	profilingPhase := r.phase(sdk.PhaseProfiling)
 	results.StartTime, results.EndTime = phaseTime(profilingPhase.StartNs), phaseTime(profilingPhase.EndNs)
-	results.WasCancelled = ctx.Err() != nil
+	// An abort by the gate cancels the run as Ctrl-C does (AIPerf marks it
+	// cancelled), even when it tripped on a record after the last send.
+	results.WasCancelled = runCtx.Err() != nil
 	ec.Results = results
 	if r.warmupAccs != nil {
 		if ec.Warmup, err = summarize(r.warmupAccs); err != nil {
@@ -204,14 +218,13 @@ func (r *Runner) Run(ctx context.Context) (*Outcome, error) {
 
 	// Export even when the run failed part-way: nothing measured is lost.
 	exported, exportErr := r.export(ec)
-	r.printFooter(ec, exported)
-
 	out := &Outcome{Results: results, Exported: exported, ExitCode: ExitOK}
-	// A cancelled run exits 0 even if nothing succeeded yet (AIPerf).
-	if !results.WasCancelled && allFailed(results) {
-		out.ExitCode = ExitFailed
-	}
-	return out, errors.Join(runErr, pipeErr, exportErr)
+	// The verdict (exit status, thresholds) and the CI reports come after
+	// the exports, from the same results; the footer lists the reports.
+	gateErr := r.gateVerdict(out, watch.Tripped())
+	r.printFooter(ec, out.Exported)
+	r.printGate(r.Stdout, out)
+	return out, errors.Join(runErr, pipeErr, exportErr, gateErr)
 }
 
 // buildPhases builds the warmup phase (nil without one) and the profiling

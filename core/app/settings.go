@@ -65,6 +65,10 @@ type Settings struct {
 	Goodput  string
 	LogLevel slog.Level
 
+	// Gate is the CI gate: thresholds, the failed-request threshold and
+	// the report files (gate.go).
+	Gate GateSettings
+
 	// Plugins names the plugin of every single-choice category
 	// (selectPlugins); PluginSettings are the --plugin-config values.
 	Plugins        Selection

@@ -88,6 +88,7 @@ func Load(cmd *cobra.Command, env []string) (*RunConfig, []string, error) {
 	cfg.ArtifactDirSet = userSet[keyArtifactDir]
 	cfg.NumDatasetEntriesSet = userSet[keyNumDatasetEntries]
 	warnings := cfg.resolve(userSet[keyUIType])
+	warnings = append(warnings, cfg.resolveMultiRun(userSet)...)
 	return cfg, warnings, nil
 }
 

@@ -22,6 +22,8 @@ const (
 	GroupLoadGenerator     = "Load Generator"
 	GroupService           = "Service"
 	GroupConfigFile        = "Configuration File"
+	GroupCIGate            = "CI Gate"
+	GroupMultiRun          = "Multi-Run"
 )
 
 // groupOrder is the reference's heading order (groups this package does not
@@ -30,7 +32,8 @@ var groupOrder = []string{
 	GroupEndpoint, GroupInput, GroupAudioInput, GroupImageInput, GroupVideoInput, GroupPrompt,
 	GroupISL, GroupOSL, GroupPrefixPrompt, GroupRankings, GroupSynthesis, GroupConversationInput,
 	GroupOutput, GroupTokenizer, GroupLoadGenerator, "Telemetry", "Server Metrics",
-	"ZMQ Communication", "Workers", GroupService, GroupConfigFile,
+	"ZMQ Communication", "Workers", GroupService, GroupConfigFile, GroupCIGate,
+	GroupMultiRun,
 }
 
 // optKind says how a value is parsed from flags, the config file and env.
@@ -235,6 +238,26 @@ const (
 	keySynthOutputLen  = "synthesis_output_len_multiplier"
 	keySynthMaxISL     = "synthesis_max_isl"
 	keySynthMaxOSL     = "synthesis_max_osl"
+
+	// CI gate (issue 14): --failed-request-threshold is AIPerf 0.13's
+	// CLIConfig field; the others are ours (core/gate).
+	keyFailedRequestThreshold = "failed_request_threshold"
+	keyThreshold              = "threshold"
+	keyAbortOnBreach          = "abort_on_threshold_breach"
+	keyJUnit                  = "junit"
+	keyMarkdownSummary        = "markdown_summary"
+
+	// Multi-run confidence (issue 14): AIPerf 0.13's CLIConfig field names
+	// (multirun.go); the no_* keys are the --no-* negations.
+	keyNumProfileRuns            = "num_profile_runs"
+	keyProfileRunCooldown        = "profile_run_cooldown_seconds"
+	keyConfidenceLevel           = "confidence_level"
+	keyDisableWarmupAfterFirst   = "profile_run_disable_warmup_after_first"
+	keyNoDisableWarmupAfterFirst = "no_profile_run_disable_warmup_after_first"
+	keySetConsistentSeed         = "set_consistent_seed"
+	keyNoSetConsistentSeed       = "no_set_consistent_seed"
+	keyVarySeedPerTrial          = "vary_seed_per_trial"
+	keyNoVarySeedPerTrial        = "no_vary_seed_per_trial"
 )
 
 // Fixed choice lists (AIPerf enums).
@@ -593,6 +616,38 @@ var options = []*option{
 		usage: "The gpu_telemetry_collector plugin that reads each --gpu-telemetry source (ours; default dcgm for URLs, nvml for pynvml): a vendor's plugin from a manifest gets each source as its \"url\" setting."},
 	{key: keyServerCollectorPlugin, names: []string{"server-metrics-collector"}, group: "Server Metrics", kind: kindString, category: sdk.CategoryServerMetrics,
 		usage: "The server_metrics_collector plugin that scrapes each --server-metrics source (ours; default prometheus): a plugin from a manifest gets each source as its \"url\" setting."},
+
+	// CI gate (issue 14)
+	{key: keyFailedRequestThreshold, names: []string{"failed-request-threshold"}, group: GroupLoadGenerator, kind: kindFloat,
+		usage: "Abort the run early when (failed_records / total_records) exceeds this ratio (0 to 1). Only profiling-phase records count, and the check is armed once max(concurrency, 10) of them arrived, so a single early failure cannot end the run. In-flight requests are then cancelled, partial results are still exported, and aiperf exits with the too-many-failed-requests status (README, Exit codes)."},
+	{key: keyThreshold, names: []string{"threshold"}, group: GroupCIGate, kind: kindItems,
+		usage: "A pass/fail check on the results, \"metric:stat<value\" with <, <=, > or >=, in the metric's display unit (ms for latencies, % for request_error_rate): any metric of profile_export_aiperf.json and its avg, min, max, p1 to p99, std, count or sum, e.g. \"time_to_first_token:p99<200\". Repeatable, or several space-separated in one value. A breach sets the thresholds-breached exit status (README, Exit codes); an unknown metric or statistic is an error before anything is sent."},
+	{key: keyAbortOnBreach, names: []string{"abort-on-threshold-breach"}, group: GroupCIGate, kind: kindBool, def: false,
+		usage: "Stop the run as soon as a --threshold that can be checked while it runs is breached: an upper bound on error_request_count:avg (at once) or request_error_rate:avg (once max(concurrency, 10) requests completed). Other thresholds are checked after the run."},
+	{key: keyJUnit, names: []string{"junit"}, group: GroupCIGate, kind: kindString,
+		usage: "Write a JUnit XML report to this file: a test suite \"aiperf\" with a test case for the run, one for --failed-request-threshold and one per --threshold, failed on a breach with the measured value."},
+	{key: keyMarkdownSummary, names: []string{"markdown-summary"}, group: GroupCIGate, kind: kindString,
+		usage: "Append a Markdown summary (verdict, key metrics, thresholds) to this file; pass \"$GITHUB_STEP_SUMMARY\" to show it on a GitHub Actions run."},
+
+	// Multi-Run (issue 14): AIPerf 0.13's confidence reporting.
+	{key: keyNumProfileRuns, names: []string{"num-profile-runs"}, group: GroupMultiRun, kind: kindInt, def: 1,
+		usage: "Number of profile runs to execute for confidence reporting. Must be between 1 and 10. When set to 1 (default), runs a single benchmark. When set to >1, runs the benchmark that many times, each into <artifact dir>/profile_runs/run_NNNN/, and writes aggregate statistics across runs (mean, std, confidence interval, coefficient of variation per metric) to <artifact dir>/aggregate/profile_export_aiperf_aggregate.json and .csv."},
+	{key: keyProfileRunCooldown, names: []string{"profile-run-cooldown-seconds"}, group: GroupMultiRun, kind: kindFloat, def: 0.0,
+		usage: "Cooldown duration in seconds between profile runs (0 to 86400). Only applies when --num-profile-runs > 1. Allows the system to stabilize between runs (e.g., clear caches, cool down GPUs)."},
+	{key: keyConfidenceLevel, names: []string{"confidence-level"}, group: GroupMultiRun, kind: kindFloat, def: 0.95,
+		usage: "Confidence level for computing confidence intervals (between 0 and 1, exclusive). Only applies when --num-profile-runs > 1. Common values: 0.90 (90%), 0.95 (95%, default), 0.99 (99%). Higher values produce wider confidence intervals."},
+	{key: keyDisableWarmupAfterFirst, names: []string{"profile-run-disable-warmup-after-first"}, group: GroupMultiRun, kind: kindBool, def: true,
+		usage: "Disable warmup for profile runs after the first. Only applies when --num-profile-runs > 1. When true (default), only the first run includes warmup, subsequent runs measure steady-state performance for more accurate aggregate statistics. When false (--no-profile-run-disable-warmup-after-first), all runs include warmup (useful for long cooldown periods or when testing cold-start performance)."},
+	{key: keyNoDisableWarmupAfterFirst, names: []string{"no-profile-run-disable-warmup-after-first"}, group: GroupMultiRun, kind: kindBool, def: false,
+		usage: "Run the warmup before every profile run, not only the first (the negation of --profile-run-disable-warmup-after-first)."},
+	{key: keySetConsistentSeed, names: []string{"set-consistent-seed"}, group: GroupMultiRun, kind: kindBool, def: true,
+		usage: "Automatically set random seed for consistent workloads across runs. Only applies when --num-profile-runs > 1. When true (default), automatically sets --random-seed=42 if not specified, ensuring identical workloads across all runs for valid statistical comparison. If --random-seed is explicitly set, that value is always used regardless of this setting."},
+	{key: keyNoSetConsistentSeed, names: []string{"no-set-consistent-seed"}, group: GroupMultiRun, kind: kindBool, def: false,
+		usage: "Do not set a seed when --random-seed is not given: every profile run draws its own, so the workloads differ (not recommended for confidence reporting). The negation of --set-consistent-seed."},
+	{key: keyVarySeedPerTrial, names: []string{"vary-seed-per-trial"}, group: GroupMultiRun, kind: kindBool, def: false,
+		usage: "When true, derive a distinct seed for each profile run via SHA-256 over (seed, run index), as AIPerf does. When false (default), all runs share the same seed, giving pure-runtime variance for confidence intervals. Enable when you want runs to also sample different inputs (captures end-to-end variance at the cost of conflating input noise with runtime noise)."},
+	{key: keyNoVarySeedPerTrial, names: []string{"no-vary-seed-per-trial"}, group: GroupMultiRun, kind: kindBool, def: false,
+		usage: "All profile runs share one seed (the default; the negation of --vary-seed-per-trial)."},
 }
 
 // Lookup tables built once from options.

@@ -218,6 +218,33 @@ type RunConfig struct {
 	RampType        string `koanf:"ramp_type"`
 	TokenizerPlugin string `koanf:"tokenizer_plugin"`
 
+	// CI gate (issue 14; core/gate). Thresholds keep the raw
+	// --threshold items (each may hold several expressions);
+	// FailedRequestThreshold is nil when unset.
+	Thresholds             []string `koanf:"threshold"`
+	FailedRequestThreshold *float64 `koanf:"failed_request_threshold"`
+	AbortOnThresholdBreach bool     `koanf:"abort_on_threshold_breach"`
+	JUnitFile              string   `koanf:"junit"`
+	MarkdownSummary        string   `koanf:"markdown_summary"`
+
+	// Multi-run confidence (issue 14; multirun.go): --num-profile-runs and
+	// its group. The No* fields are the --no-* negations, folded into
+	// their positive field by Load; MultiRun() gives the resolved values.
+	NumProfileRuns                      int     `koanf:"num_profile_runs"`
+	ProfileRunCooldownSeconds           float64 `koanf:"profile_run_cooldown_seconds"`
+	ConfidenceLevel                     float64 `koanf:"confidence_level"`
+	ProfileRunDisableWarmupAfterFirst   bool    `koanf:"profile_run_disable_warmup_after_first"`
+	NoProfileRunDisableWarmupAfterFirst bool    `koanf:"no_profile_run_disable_warmup_after_first"`
+	SetConsistentSeed                   bool    `koanf:"set_consistent_seed"`
+	NoSetConsistentSeed                 bool    `koanf:"no_set_consistent_seed"`
+	VarySeedPerTrial                    bool    `koanf:"vary_seed_per_trial"`
+	NoVarySeedPerTrial                  bool    `koanf:"no_vary_seed_per_trial"`
+	// multiRunGiven are the across-run flags the user set (as spelled),
+	// which AIPerf rejects without --num-profile-runs > 1; multiRunClash
+	// names a flag given with its own negation.
+	multiRunGiven []string
+	multiRunClash []string
+
 	// ConfigFile is the --user-config-file that was read, if any.
 	ConfigFile string `koanf:"-"`
 	// ArtifactDirSet reports whether the user chose the artifact directory

@@ -109,6 +109,8 @@ func (c *RunConfig) Validate(ch Choices) error {
 	c.validateMedia(add)
 	c.validatePrefixPrompts(add)
 	c.validateSynthesis(add)
+	c.validateGate(add)
+	c.validateMultiRun(add)
 
 	// Service
 	if !slices.Contains(logLevels, c.LogLevel) {

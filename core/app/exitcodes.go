@@ -1,0 +1,47 @@
+package app
+
+// Exit statuses of `aiperf profile`, the one place they are defined (README
+// "Exit codes", docs/METRICS.md). When several verdicts apply the most
+// fundamental wins: too many failed requests, then an invalid run, then
+// breached thresholds, then an error of aiperf itself (an export failed).
+const (
+	// ExitOK: the run completed and passed every check; also a run
+	// cancelled with Ctrl-C (AIPerf 0.13).
+	ExitOK = 0
+	// ExitFailed: bad input (flags, config file, dataset, tokenizer,
+	// plugin settings, rejected before any request is sent) or aiperf
+	// could not carry out or export the run. AIPerf 0.13 exits 1 for all
+	// of these.
+	ExitFailed = 1
+	// ExitBadInput is ExitFailed, named for the bad-input case.
+	ExitBadInput = ExitFailed
+	// ExitThresholds: a --threshold was breached, or could not be
+	// measured.
+	ExitThresholds = 2
+	// ExitFailedRequests: too many requests failed: every request failed
+	// (AIPerf exits 1 there), or --failed-request-threshold stopped the run.
+	ExitFailedRequests = 3
+	// ExitInvalidRun is reserved for the run-validity verdict (a
+	// client-limited run whose numbers describe aiperf, not the server).
+	ExitInvalidRun = 4
+	// ExitRegression: `aiperf compare` found a significant regression
+	// beyond a --tolerance, a breached gate like a --threshold.
+	ExitRegression = ExitThresholds
+)
+
+// ExitMeaning is the verdict an exit status stands for.
+func ExitMeaning(code int) string {
+	switch code {
+	case ExitOK:
+		return "passed"
+	case ExitFailed:
+		return "error"
+	case ExitThresholds:
+		return "thresholds breached"
+	case ExitFailedRequests:
+		return "too many failed requests"
+	case ExitInvalidRun:
+		return "invalid run"
+	}
+	return "exit status"
+}
