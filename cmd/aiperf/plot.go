@@ -3,7 +3,6 @@ package main
 import (
 	"bytes"
 	"context"
-	"encoding/json"
 	"errors"
 	"fmt"
 	"io"
@@ -277,7 +276,7 @@ func loadPlotRuns(dirs []string) ([]*sdk.PlotRun, error) {
 		if runs[i], err = artifacts.ReadRun(d); err != nil {
 			return nil, err
 		}
-		if runs[i].Config, err = readRunConfig(d); err != nil {
+		if runs[i].Config, err = artifacts.ReadRunConfig(d); err != nil {
 			return nil, err
 		}
 	}
@@ -479,56 +478,6 @@ func isRunDir(dir string) bool {
 		}
 	}
 	return true
-}
-
-// readRunConfig takes the model, endpoint and profiling load from the
-// input_config of dir's profile_export_aiperf.json.
-func readRunConfig(dir string) (sdk.PlotRunConfig, error) {
-	path := filepath.Join(dir, artifacts.SummaryFile)
-	b, err := os.ReadFile(path)
-	if err != nil {
-		return sdk.PlotRunConfig{}, fmt.Errorf("read %s: %w", path, err)
-	}
-	var doc struct {
-		InputConfig struct {
-			Models struct {
-				Items []struct {
-					Name string `json:"name"`
-				} `json:"items"`
-			} `json:"models"`
-			Endpoint struct {
-				Type      string `json:"type"`
-				Streaming bool   `json:"streaming"`
-			} `json:"endpoint"`
-			Phases []struct {
-				Kind        string   `json:"kind"`
-				Concurrency *float64 `json:"concurrency"`
-				Rate        *float64 `json:"rate"`
-			} `json:"phases"`
-		} `json:"input_config"`
-	}
-	if err := json.Unmarshal(b, &doc); err != nil {
-		return sdk.PlotRunConfig{}, fmt.Errorf("parse input_config of %s: %w", path, err)
-	}
-	ic := doc.InputConfig
-	var c sdk.PlotRunConfig
-	var models []string
-	for _, m := range ic.Models.Items {
-		models = append(models, m.Name)
-	}
-	c.Model, c.EndpointType, c.Streaming = strings.Join(models, ","), ic.Endpoint.Type, ic.Endpoint.Streaming
-	for _, ph := range ic.Phases {
-		if ph.Kind != "profiling" {
-			continue
-		}
-		if ph.Concurrency != nil {
-			c.Concurrency = *ph.Concurrency
-		}
-		if ph.Rate != nil {
-			c.RequestRate = *ph.Rate
-		}
-	}
-	return c, nil
 }
 
 // checkComparable refuses runs whose metrics do not mean the same thing: a

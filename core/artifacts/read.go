@@ -31,27 +31,10 @@ const maxLine = 64 << 20
 // ServerMetricsFile) are read when present; a malformed one is an error
 // naming the file and line.
 func ReadRun(dir string) (*sdk.PlotRun, error) {
-	if st, err := os.Stat(dir); err != nil {
-		if errors.Is(err, fs.ErrNotExist) {
-			return nil, fmt.Errorf("run directory %s does not exist: expected %s and %s in it", dir, SummaryFile, RecordsFile)
-		}
-		return nil, fmt.Errorf("run directory %s: %w", dir, err)
-	} else if !st.IsDir() {
-		return nil, fmt.Errorf("run directory %s is not a directory", dir)
+	if err := CheckRunDir(dir); err != nil {
+		return nil, err
 	}
-	var missing []string
-	for _, f := range []string{SummaryFile, RecordsFile} {
-		if _, err := os.Stat(filepath.Join(dir, f)); errors.Is(err, fs.ErrNotExist) {
-			missing = append(missing, f)
-		} else if err != nil {
-			return nil, fmt.Errorf("run directory %s: %w", dir, err)
-		}
-	}
-	if len(missing) > 0 {
-		return nil, fmt.Errorf("run directory %s lacks %s: expected %s and %s (written by `aiperf profile` under default export names)",
-			dir, strings.Join(missing, " and "), SummaryFile, RecordsFile)
-	}
-	summary, sliceDuration, gpuCount, err := readSummary(filepath.Join(dir, SummaryFile))
+	summary, sliceDuration, gpuCount, err := ReadSummary(filepath.Join(dir, SummaryFile))
 	if err != nil {
 		return nil, err
 	}
@@ -71,10 +54,36 @@ func ReadRun(dir string) (*sdk.PlotRun, error) {
 	return run, nil
 }
 
-// readSummary returns the summary's metrics, input_config's
+// CheckRunDir says whether dir is a run's artifact directory: it exists
+// and holds SummaryFile and RecordsFile; the error names what is missing.
+func CheckRunDir(dir string) error {
+	if st, err := os.Stat(dir); err != nil {
+		if errors.Is(err, fs.ErrNotExist) {
+			return fmt.Errorf("run directory %s does not exist: expected %s and %s in it", dir, SummaryFile, RecordsFile)
+		}
+		return fmt.Errorf("run directory %s: %w", dir, err)
+	} else if !st.IsDir() {
+		return fmt.Errorf("run directory %s is not a directory", dir)
+	}
+	var missing []string
+	for _, f := range []string{SummaryFile, RecordsFile} {
+		if _, err := os.Stat(filepath.Join(dir, f)); errors.Is(err, fs.ErrNotExist) {
+			missing = append(missing, f)
+		} else if err != nil {
+			return fmt.Errorf("run directory %s: %w", dir, err)
+		}
+	}
+	if len(missing) > 0 {
+		return fmt.Errorf("run directory %s lacks %s: expected %s and %s (written by `aiperf profile` under default export names)",
+			dir, strings.Join(missing, " and "), SummaryFile, RecordsFile)
+	}
+	return nil
+}
+
+// ReadSummary returns the summary's metrics, input_config's
 // slice_duration (under output or artifacts, where AIPerf's loader looks)
 // and the GPU count of its telemetry_data.
-func readSummary(path string) (map[string]sdk.PlotStat, float64, int, error) {
+func ReadSummary(path string) (map[string]sdk.PlotStat, float64, int, error) {
 	b, err := os.ReadFile(path)
 	if err != nil {
 		return nil, 0, 0, fmt.Errorf("read %s: %w", path, err)
@@ -198,4 +207,54 @@ func readRecords(path string) ([]sdk.PlotRequest, error) {
 		return nil, fmt.Errorf("read %s: %w", path, err)
 	}
 	return out, nil
+}
+
+// ReadRunConfig takes the model, endpoint and profiling load from the
+// input_config of dir's profile_export_aiperf.json.
+func ReadRunConfig(dir string) (sdk.PlotRunConfig, error) {
+	path := filepath.Join(dir, SummaryFile)
+	b, err := os.ReadFile(path)
+	if err != nil {
+		return sdk.PlotRunConfig{}, fmt.Errorf("read %s: %w", path, err)
+	}
+	var doc struct {
+		InputConfig struct {
+			Models struct {
+				Items []struct {
+					Name string `json:"name"`
+				} `json:"items"`
+			} `json:"models"`
+			Endpoint struct {
+				Type      string `json:"type"`
+				Streaming bool   `json:"streaming"`
+			} `json:"endpoint"`
+			Phases []struct {
+				Kind        string   `json:"kind"`
+				Concurrency *float64 `json:"concurrency"`
+				Rate        *float64 `json:"rate"`
+			} `json:"phases"`
+		} `json:"input_config"`
+	}
+	if err := json.Unmarshal(b, &doc); err != nil {
+		return sdk.PlotRunConfig{}, fmt.Errorf("parse input_config of %s: %w", path, err)
+	}
+	ic := doc.InputConfig
+	var c sdk.PlotRunConfig
+	var models []string
+	for _, m := range ic.Models.Items {
+		models = append(models, m.Name)
+	}
+	c.Model, c.EndpointType, c.Streaming = strings.Join(models, ","), ic.Endpoint.Type, ic.Endpoint.Streaming
+	for _, ph := range ic.Phases {
+		if ph.Kind != "profiling" {
+			continue
+		}
+		if ph.Concurrency != nil {
+			c.Concurrency = *ph.Concurrency
+		}
+		if ph.Rate != nil {
+			c.RequestRate = *ph.Rate
+		}
+	}
+	return c, nil
 }

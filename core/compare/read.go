@@ -3,14 +3,12 @@ package compare
 import (
 	"bufio"
 	"encoding/json"
-	"errors"
 	"fmt"
-	"io/fs"
 	"os"
 	"path/filepath"
-	"strings"
 
 	"github.com/aiperf-go/aiperf/core/artifacts"
+	sdk "github.com/aiperf-go/aiperf/plugin-sdk"
 )
 
 // Run is one run's artifact directory as compare reads it.
@@ -30,11 +28,8 @@ type Run struct {
 	Requests int
 }
 
-// Stat is one metric of the summary file.
-type Stat struct {
-	Unit  string
-	Stats map[string]float64
-}
+// Stat is one metric of the summary file: its unit and statistics.
+type Stat = sdk.PlotStat
 
 // maxLine bounds one JSONL record, as core/artifacts does.
 const maxLine = 64 << 20
@@ -44,88 +39,27 @@ const maxLine = 64 << 20
 // are left out, as the summary's per-request statistics leave them out;
 // list-valued metrics (inter_chunk_latency) are skipped.
 func ReadRun(dir string) (*Run, error) {
-	if st, err := os.Stat(dir); err != nil {
-		if errors.Is(err, fs.ErrNotExist) {
-			return nil, fmt.Errorf("run directory %s does not exist: expected %s and %s in it", dir, artifacts.SummaryFile, artifacts.RecordsFile)
-		}
-		return nil, fmt.Errorf("run directory %s: %w", dir, err)
-	} else if !st.IsDir() {
-		return nil, fmt.Errorf("run directory %s is not a directory", dir)
-	}
-	var missing []string
-	for _, f := range []string{artifacts.SummaryFile, artifacts.RecordsFile} {
-		if _, err := os.Stat(filepath.Join(dir, f)); errors.Is(err, fs.ErrNotExist) {
-			missing = append(missing, f)
-		} else if err != nil {
-			return nil, fmt.Errorf("run directory %s: %w", dir, err)
-		}
-	}
-	if len(missing) > 0 {
-		return nil, fmt.Errorf("run directory %s lacks %s: expected %s and %s (written by `aiperf profile` under default export names)",
-			dir, strings.Join(missing, " and "), artifacts.SummaryFile, artifacts.RecordsFile)
-	}
-	r := &Run{Dir: dir, Values: map[string][]float64{}, Units: map[string]string{}}
-	if err := r.readSummary(filepath.Join(dir, artifacts.SummaryFile)); err != nil {
+	if err := artifacts.CheckRunDir(dir); err != nil {
 		return nil, err
 	}
+	r := &Run{Dir: dir, Values: map[string][]float64{}, Units: map[string]string{}}
+	summary, _, _, err := artifacts.ReadSummary(filepath.Join(dir, artifacts.SummaryFile))
+	if err != nil {
+		return nil, err
+	}
+	r.Summary = summary
+	cfg, err := artifacts.ReadRunConfig(dir)
+	if err != nil {
+		return nil, err
+	}
+	if cfg.EndpointType == "" {
+		return nil, fmt.Errorf("%s has no input_config endpoint type: it is needed to compare runs", filepath.Join(dir, artifacts.SummaryFile))
+	}
+	r.Model, r.EndpointType, r.Streaming = cfg.Model, cfg.EndpointType, cfg.Streaming
 	if err := r.readRecords(filepath.Join(dir, artifacts.RecordsFile)); err != nil {
 		return nil, err
 	}
 	return r, nil
-}
-
-func (r *Run) readSummary(path string) error {
-	b, err := os.ReadFile(path)
-	if err != nil {
-		return fmt.Errorf("read %s: %w", path, err)
-	}
-	var top map[string]json.RawMessage
-	if err := json.Unmarshal(b, &top); err != nil {
-		return fmt.Errorf("parse %s: %w", path, err)
-	}
-	var ic struct {
-		Models struct {
-			Items []struct {
-				Name string `json:"name"`
-			} `json:"items"`
-		} `json:"models"`
-		Endpoint struct {
-			Type      string `json:"type"`
-			Streaming bool   `json:"streaming"`
-		} `json:"endpoint"`
-	}
-	raw, ok := top["input_config"]
-	if !ok {
-		return fmt.Errorf("%s has no input_config: its endpoint type and streaming setting are needed to compare runs", path)
-	}
-	if err := json.Unmarshal(raw, &ic); err != nil {
-		return fmt.Errorf("parse input_config of %s: %w", path, err)
-	}
-	var models []string
-	for _, m := range ic.Models.Items {
-		models = append(models, m.Name)
-	}
-	r.Model, r.EndpointType, r.Streaming = strings.Join(models, ","), ic.Endpoint.Type, ic.Endpoint.Streaming
-	r.Summary = map[string]Stat{}
-	for name, raw := range top {
-		// Metrics are objects with a "unit"; other top-level fields are not.
-		var m map[string]any
-		if json.Unmarshal(raw, &m) != nil {
-			continue
-		}
-		unit, ok := m["unit"].(string)
-		if !ok {
-			continue
-		}
-		st := Stat{Unit: unit, Stats: map[string]float64{}}
-		for k, v := range m {
-			if f, ok := v.(float64); ok {
-				st.Stats[k] = f
-			}
-		}
-		r.Summary[name] = st
-	}
-	return nil
 }
 
 type record struct {
