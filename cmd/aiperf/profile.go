@@ -2,6 +2,7 @@ package main
 
 import (
 	"fmt"
+	"io"
 	"log/slog"
 	"os"
 
@@ -46,41 +47,11 @@ func runProfile(cmd *cobra.Command, rawArgs []string) error {
 	if err != nil {
 		return err
 	}
-	// External plugins (manifests discovered or given with --plugins) join
-	// the built-ins before validation, so their names are valid choices.
-	pluginLog := slog.New(slog.NewTextHandler(stderr, &slog.HandlerOptions{Level: slog.LevelInfo}))
-	opts := registryOptions(cfg.Plugins...)
-	opts.Loaders = app.ExternalLoaders(pluginLog)
-	reg, regWarnings, err := app.LoadRegistry(opts)
+	reg, ep, err := prepareProfile(stderr, cfg, warnings)
 	if err != nil {
 		return err
 	}
-	defer func() {
-		if err := reg.Close(); err != nil {
-			fmt.Fprintln(stderr, "Warning:", err)
-		}
-	}()
-	warnings = append(warnings, regWarnings...)
-	for _, w := range warnings {
-		fmt.Fprintln(stderr, "Warning:", w)
-	}
-	// Detected before validation, which checks the trace options against
-	// the dataset's type.
-	if cfg.InputFile != "" && cfg.CustomDatasetType == "" {
-		cfg.UseDetectedDatasetType(detectDatasetType(reg, cfg.InputFile))
-	}
-	if err := cfg.Validate(choices(reg)); err != nil {
-		return err
-	}
-	// The endpoint's service kind names the artifact directory.
-	ep, err := registry.Get(reg, sdk.Endpoints, cfg.EndpointType)
-	if err != nil {
-		return fmt.Errorf("--endpoint-type: %w", err)
-	}
-	// Rules that depend on what the endpoint accepts (multipart form data).
-	if err := cfg.CheckEndpoint(ep.Metadata()); err != nil {
-		return err
-	}
+	defer closeProfileRegistry(stderr, reg)
 	// --num-profile-runs > 1: the same benchmark N times and its confidence
 	// aggregate (multirun.go).
 	if cfg.NumProfileRuns > 1 {
@@ -132,6 +103,53 @@ func runProfile(cmd *cobra.Command, rawArgs []string) error {
 		return exitError{code: app.ExitFailed}
 	}
 	return nil
+}
+
+// prepareProfile is what every command that profiles (profile, analyze)
+// does with a loaded configuration before building a run: join the
+// external plugins (discovered or given with --plugins) to the built-ins,
+// print the warnings, detect the dataset type, validate against the
+// registry's choices and against what the endpoint accepts. Close the
+// registry after use (closeProfileRegistry): that stops plugin processes.
+func prepareProfile(stderr io.Writer, cfg *config.RunConfig, warnings []string) (*registry.Registry, sdk.Endpoint, error) {
+	pluginLog := slog.New(slog.NewTextHandler(stderr, &slog.HandlerOptions{Level: slog.LevelInfo}))
+	opts := registryOptions(cfg.Plugins...)
+	opts.Loaders = app.ExternalLoaders(pluginLog)
+	reg, regWarnings, err := app.LoadRegistry(opts)
+	if err != nil {
+		return nil, nil, err
+	}
+	fail := func(err error) (*registry.Registry, sdk.Endpoint, error) {
+		closeProfileRegistry(stderr, reg)
+		return nil, nil, err
+	}
+	for _, w := range append(warnings, regWarnings...) {
+		fmt.Fprintln(stderr, "Warning:", w)
+	}
+	// Detected before validation, which checks the trace options against
+	// the dataset's type.
+	if cfg.InputFile != "" && cfg.CustomDatasetType == "" {
+		cfg.UseDetectedDatasetType(detectDatasetType(reg, cfg.InputFile))
+	}
+	if err := cfg.Validate(choices(reg)); err != nil {
+		return fail(err)
+	}
+	// The endpoint's service kind names the artifact directory.
+	ep, err := registry.Get(reg, sdk.Endpoints, cfg.EndpointType)
+	if err != nil {
+		return fail(fmt.Errorf("--endpoint-type: %w", err))
+	}
+	// Rules that depend on what the endpoint accepts (multipart form data).
+	if err := cfg.CheckEndpoint(ep.Metadata()); err != nil {
+		return fail(err)
+	}
+	return reg, ep, nil
+}
+
+func closeProfileRegistry(stderr io.Writer, reg *registry.Registry) {
+	if err := reg.Close(); err != nil {
+		fmt.Fprintln(stderr, "Warning:", err)
+	}
 }
 
 // detectDatasetType names the first custom dataset loader, in manifest

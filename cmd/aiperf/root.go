@@ -16,5 +16,6 @@ func newRootCmd(args []string) *cobra.Command {
 	root.AddCommand(newProfileCmd(args), newMockServerCmd(), newPluginsCmd(), newAnalyzeTraceCmd(), newSynthesizeCmd())
 	root.AddCommand(newPlotCmd())
 	root.AddCommand(newCompareCmd())
+	root.AddCommand(newAnalyzeCmd(args))
 	return root
 }
