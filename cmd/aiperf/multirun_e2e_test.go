@@ -120,7 +120,11 @@ func TestMultiRunAggregateCoversMockTTFT(t *testing.T) {
 	if !ok {
 		t.Fatalf("no time_to_first_token_avg in %d statistics", len(a.Metrics))
 	}
-	if ttft.Unit != "ms" || ttft.CILow < 29.5 || ttft.Mean < 30 || ttft.Mean > 40 || ttft.CILow > ttft.Mean || ttft.CIHigh < ttft.Mean {
+	// The interval covers the injected 30 ms plus the client's overhead
+	// (under 5 ms here): its low end is at most 35 ms and its high end at
+	// least 30. With 3 runs (t = 4.30) the low end may dip below 30 on a
+	// noisy host, which still covers the truth.
+	if ttft.Unit != "ms" || ttft.CILow > 35 || ttft.CIHigh < 30 || ttft.Mean < 30 || ttft.Mean > 40 || ttft.CILow > ttft.Mean || ttft.CIHigh < ttft.Mean {
 		t.Errorf("TTFT avg over runs: mean %.3f ms, 95%% CI [%.3f, %.3f] %s; want the mock's 30 ms plus client overhead", ttft.Mean, ttft.CILow, ttft.CIHigh, ttft.Unit)
 	}
 	if ttft.CV == nil || *ttft.CV > 0.1 {

@@ -21,8 +21,9 @@ const (
 	// ExitFailedRequests: too many requests failed: every request failed
 	// (AIPerf exits 1 there), or --failed-request-threshold stopped the run.
 	ExitFailedRequests = 3
-	// ExitInvalidRun is reserved for the run-validity verdict (a
-	// client-limited run whose numbers describe aiperf, not the server).
+	// ExitInvalidRun: the run-validity verdict found a client-limited run
+	// (its numbers describe aiperf, not the server) and
+	// --fail-on-client-limited was given (validity.go).
 	ExitInvalidRun = 4
 	// ExitRegression: `aiperf compare` found a significant regression
 	// beyond a --tolerance, a breached gate like a --threshold.

@@ -25,6 +25,8 @@ type GateSettings struct {
 	// report files; "" writes none.
 	JUnitPath    string
 	MarkdownPath string
+	// FailOnClientLimited is --fail-on-client-limited (validity.go).
+	FailOnClientLimited bool
 }
 
 // active reports whether any gate setting was given.
@@ -39,7 +41,8 @@ func gateSettings(cfg *config.RunConfig) (GateSettings, error) {
 		return GateSettings{}, fmt.Errorf("--threshold %w", err)
 	}
 	return GateSettings{Thresholds: ts, FailedRequestThreshold: cfg.FailedRequestThreshold,
-		AbortOnBreach: cfg.AbortOnThresholdBreach, JUnitPath: cfg.JUnitFile, MarkdownPath: cfg.MarkdownSummary}, nil
+		AbortOnBreach: cfg.AbortOnThresholdBreach, JUnitPath: cfg.JUnitFile, MarkdownPath: cfg.MarkdownSummary,
+		FailOnClientLimited: cfg.FailOnClientLimited}, nil
 }
 
 // newWatch builds the watch that stops the run early (nil when nothing is

@@ -22,6 +22,7 @@ import (
 	"github.com/aiperf-go/aiperf/core/metrics"
 	"github.com/aiperf-go/aiperf/core/records"
 	"github.com/aiperf-go/aiperf/core/telemetry"
+	"github.com/aiperf-go/aiperf/core/validity"
 	"github.com/aiperf-go/aiperf/core/version"
 	sdk "github.com/aiperf-go/aiperf/plugin-sdk"
 	"github.com/aiperf-go/aiperf/registry"
@@ -53,6 +54,8 @@ type Runner struct {
 	schedule []time.Duration
 	// sampler samples the telemetry collectors (nil when none).
 	sampler *telemetry.Sampler
+	// validity gathers the run-validity verdict's inputs (validity.go).
+	validity *validity.Collector
 }
 
 // Outcome summarizes a finished run.
@@ -67,6 +70,9 @@ type Outcome struct {
 	// gate stopped the run early (nil: it did not).
 	Thresholds []gate.Outcome
 	Abort      *gate.Abort
+	// Validity is the run-validity verdict (validity.json; nil when it
+	// could not be evaluated).
+	Validity *validity.Report
 }
 
 // Run composes the dataset, runs warmup and profiling, and exports results.
@@ -159,6 +165,7 @@ func (r *Runner) Run(ctx context.Context) (*Outcome, error) {
 	runCtx, stopRun := context.WithCancelCause(ctx)
 	defer stopRun(nil)
 	watch := r.newWatch(stopRun)
+	r.validity = r.newValidity()
 	// A UI other than "none" gets live statistics beside the progress.
 	var progress sdk.ProgressSource = eng
 	var tap *live.Tap
@@ -170,7 +177,7 @@ func (r *Runner) Run(ctx context.Context) (*Outcome, error) {
 		Endpoint: r.Endpoint, Tokenizer: r.Tokenizer, Processors: plugins(r.Outputs.Processors),
 		Accumulators: plugins(r.Outputs.Accumulators), WarmupAccumulators: plugins(r.warmupAccs), Sinks: recordSinks(sinks), Logger: r.Log, TokenSource: tokenSource(s),
 		Catalog: r.Outputs.Catalog, ProcessorNames: ids(r.Outputs.Processors),
-		Phases: metrics.PhaseLayout{Warmup: s.Warmup != nil}, Live: collectorHooks(tap, watch),
+		Phases: metrics.PhaseLayout{Warmup: s.Warmup != nil}, Live: withValidity(collectorHooks(tap, watch), r.validity),
 	})
 
 	r.UI.Start(ctx, progress)
@@ -216,15 +223,20 @@ func (r *Runner) Run(ctx context.Context) (*Outcome, error) {
 		ec.Warmup.WasCancelled = w.WasCancelled
 	}
 
+	// validity.json is written before the exports, so the results-ready
+	// marker they end with covers it.
+	vrep, vfiles, validityErr := r.validityReport(r.validity)
 	// Export even when the run failed part-way: nothing measured is lost.
 	exported, exportErr := r.export(ec)
-	out := &Outcome{Results: results, Exported: exported, ExitCode: ExitOK}
+	out := &Outcome{Results: results, Exported: append(exported, vfiles...), ExitCode: ExitOK, Validity: vrep}
 	// The verdict (exit status, thresholds) and the CI reports come after
 	// the exports, from the same results; the footer lists the reports.
 	gateErr := r.gateVerdict(out, watch.Tripped())
+	r.validityExit(out)
 	r.printFooter(ec, out.Exported)
 	r.printGate(r.Stdout, out)
-	return out, errors.Join(runErr, pipeErr, exportErr, gateErr)
+	r.printValidity(r.Stdout, out)
+	return out, errors.Join(runErr, pipeErr, exportErr, gateErr, validityErr)
 }
 
 // buildPhases builds the warmup phase (nil without one) and the profiling
@@ -270,6 +282,9 @@ func (r *Runner) runPhases(ctx context.Context, eng *engine.Engine, pipe *record
 	eng.SetPhaseOptions(engine.PhaseOptions{RequestBudget: ph.Budget, TurnGap: ph.TurnGap,
 		CancellationRate: s.Cancellation.Rate, CancellationDelay: s.Cancellation.Delay})
 	return r.observed(ctx, sdk.PhaseProfiling, r.Outputs.Accumulators, func() error {
+		// The validity verdict's CPU time and windows are the phase's.
+		r.validity.Begin()
+		defer r.validity.End()
 		return eng.RunPhaseWith(ctx, ph.Strategy, ph.Plan, pipe.Submit)
 	})
 }

@@ -246,6 +246,7 @@ const (
 	keyAbortOnBreach          = "abort_on_threshold_breach"
 	keyJUnit                  = "junit"
 	keyMarkdownSummary        = "markdown_summary"
+	keyFailOnClientLimited    = "fail_on_client_limited"
 
 	// Multi-run confidence (issue 14): AIPerf 0.13's CLIConfig field names
 	// (multirun.go); the no_* keys are the --no-* negations.
@@ -628,6 +629,8 @@ var options = []*option{
 		usage: "Write a JUnit XML report to this file: a test suite \"aiperf\" with a test case for the run, one for --failed-request-threshold and one per --threshold, failed on a breach with the measured value."},
 	{key: keyMarkdownSummary, names: []string{"markdown-summary"}, group: GroupCIGate, kind: kindString,
 		usage: "Append a Markdown summary (verdict, key metrics, thresholds) to this file; pass \"$GITHUB_STEP_SUMMARY\" to show it on a GitHub Actions run."},
+	{key: keyFailOnClientLimited, names: []string{"fail-on-client-limited"}, group: GroupCIGate, kind: kindBool, def: false,
+		usage: "Exit with the invalid-run status (README, Exit codes) when the run-validity verdict (validity.json, docs/METRICS.md) says the client was the bottleneck (CLIENT-LIMITED). The verdict is reported either way."},
 
 	// Multi-Run (issue 14): AIPerf 0.13's confidence reporting.
 	{key: keyNumProfileRuns, names: []string{"num-profile-runs"}, group: GroupMultiRun, kind: kindInt, def: 1,

@@ -226,6 +226,9 @@ type RunConfig struct {
 	AbortOnThresholdBreach bool     `koanf:"abort_on_threshold_breach"`
 	JUnitFile              string   `koanf:"junit"`
 	MarkdownSummary        string   `koanf:"markdown_summary"`
+	// FailOnClientLimited exits with the invalid-run status on a
+	// CLIENT-LIMITED validity verdict (core/validity).
+	FailOnClientLimited bool `koanf:"fail_on_client_limited"`
 
 	// Multi-run confidence (issue 14; multirun.go): --num-profile-runs and
 	// its group. The No* fields are the --no-* negations, folded into
