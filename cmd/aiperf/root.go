@@ -17,5 +17,7 @@ func newRootCmd(args []string) *cobra.Command {
 	root.AddCommand(newPlotCmd())
 	root.AddCommand(newCompareCmd())
 	root.AddCommand(newAnalyzeCmd(args))
+	root.AddCommand(newConfigCmd(args), newCreateTemplateCmd())
+	root.AddCommand(newProcessExportCmd())
 	return root
 }
