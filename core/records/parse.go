@@ -30,7 +30,9 @@ const (
 // count). A valid record with reasoning but no answer text has 0 output
 // tokens; one with no generated text at all has none (absent). A response
 // unit the endpoint cannot parse turns the record into an error, because
-// its token counts would otherwise be silently wrong.
+// its token counts would otherwise be silently wrong, and a 2xx record
+// without any content unit is AIPerf's InvalidInferenceResultError
+// (markInvalid).
 //
 // The input is read from the body actually sent (for a later turn, the
 // whole conversation it carried; engine.BodyInputs), as AIPerf counts it per
@@ -45,11 +47,15 @@ func Parse(ep sdk.Endpoint, tok sdk.Tokenizer, c engine.Completed, src TokenSour
 		InputImages: in.Images, InputAudios: in.Audios, InputVideos: in.Videos,
 		AudioDurationS: c.Request.Turn.AudioDurationS}
 	if len(rec.Responses) == 0 {
+		if rec.Error == nil {
+			markInvalid(pr, noResponsesNote)
+		}
 		return pr
 	}
 	pr.Responses = make([]sdk.ParsedResponse, 0, len(rec.Responses))
 	parse := unitParser(ep, rec.Responses)
 	var text, reasoning strings.Builder
+	content := false
 	for i, raw := range rec.Responses {
 		p, err := parse(i)
 		if err != nil {
@@ -69,12 +75,19 @@ func Parse(ep sdk.Endpoint, tok sdk.Tokenizer, c engine.Completed, src TokenSour
 		if !p.HasContent() && p.Usage == nil {
 			continue
 		}
+		content = content || p.HasContent()
 		text.WriteString(p.Text)
 		reasoning.WriteString(p.Reasoning)
 		pr.Responses = append(pr.Responses, p)
 	}
 	if src == ServerUsage {
 		applyServerUsage(pr)
+	}
+	if rec.Error == nil && !content {
+		markInvalid(pr, noContentNote)
+		return pr
+	}
+	if src == ServerUsage {
 		return pr
 	}
 	if !rec.Valid() || tok == nil {
@@ -92,6 +105,31 @@ func Parse(ep sdk.Endpoint, tok sdk.Tokenizer, c engine.Completed, src TokenSour
 		pr.OutputTokens = &n
 	}
 	return pr
+}
+
+// ErrTypeInvalidResult is the error type of a 2xx record without content,
+// AIPerf's InvalidInferenceResultError.
+const ErrTypeInvalidResult = "InvalidInferenceResultError"
+
+// AIPerf's notes on an invalid result (RequestRecord and
+// ParsedResponseRecord.create_error_from_invalid), joined to its message.
+const (
+	noResponsesNote = "No responses were received"
+	noContentNote   = "No responses with actual content were received from the server (only usage/metadata, null/empty data, or [DONE] markers)"
+)
+
+// markInvalid turns a record that succeeded on the wire but carried no
+// content (an empty body or stream, `choices: []`, only usage or [DONE])
+// into an error, as AIPerf does for every endpoint: non-text endpoints
+// count as content through their Result. The message is AIPerf's
+// repr(exception) with its note. Like AIPerf's error records, it keeps
+// only the input counts.
+func markInvalid(pr *sdk.ParsedRecord, note string) {
+	failed := *pr.Record // the engine may still read its record (multi-turn)
+	failed.Error = &sdk.ErrorDetails{Type: ErrTypeInvalidResult,
+		Message: ErrTypeInvalidResult + "('Invalid inference result: " + note + "')"}
+	pr.Record = &failed
+	pr.Responses, pr.Usage, pr.OutputTokens, pr.ReasoningTokens = nil, nil, nil, nil
 }
 
 // applyServerUsage replaces the counts with the server's last usage: ISL is

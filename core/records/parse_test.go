@@ -119,9 +119,6 @@ func TestParseCountsTokens(t *testing.T) {
 			responses: len(answer) + len(thought), content: len(answer) + len(thought)},
 		{name: "reasoning only has zero output tokens", units: append(chunks(reasoningChunk, thought...), doneEvent),
 			output: intp(0), reasoning: intp(tok.Count(concat(thought...))), responses: len(thought), content: len(thought)},
-		{name: "no generated text", units: []string{roleChunk, nullUsage, doneEvent}},
-		{name: "usage only", units: []string{roleChunk, usageChunk(3, 0), doneEvent}, responses: 1},
-		{name: "no responses at all"},
 		{name: "non-streaming body", units: []string{`{"object":"chat.completion","choices":[{"message":{"role":"assistant","content":"Hello world together"}}],"usage":{"prompt_tokens":2,"completion_tokens":3}}`},
 			output: intp(tok.Count("Hello world together")), responses: 1, content: 1},
 	}
@@ -187,7 +184,7 @@ func TestParseLastUsageWins(t *testing.T) {
 		{name: "single", units: []string{contentChunk("x"), usageChunk(4, 1)}, completion: intp(1)},
 		{name: "later replaces earlier", units: []string{usageChunk(4, 1), contentChunk("x"), usageChunk(4, 9)}, completion: intp(9)},
 		// "usage": null normalizes to no usage and does not erase the last one.
-		{name: "null usage after a real one", units: []string{usageChunk(4, 5), nullUsage, doneEvent}, completion: intp(5)},
+		{name: "null usage after a real one", units: []string{contentChunk("x"), usageChunk(4, 5), nullUsage, doneEvent}, completion: intp(5)},
 		{name: "no usage", units: []string{contentChunk("x"), nullUsage}},
 	}
 	for _, c := range cases {
@@ -423,5 +420,49 @@ func TestParseCountsTheConversationOfALaterTurn(t *testing.T) {
 	checkCount(t, "InputTokens (sent again)", Parse(chat, tok, again, ClientTokenizer).InputTokens, intp(2))
 	if calls != 1 {
 		t.Errorf("%d tokenizer calls for the entry sent again, want 1 (its answer)", calls)
+	}
+}
+
+// A 2xx record without content is AIPerf's InvalidInferenceResultError
+// (ParsedResponseRecord.create_error_from_invalid), with its message, for
+// either token source; the input count stays, as on AIPerf's error records.
+func TestParseNoContentIsError(t *testing.T) {
+	const noContent = "InvalidInferenceResultError('Invalid inference result: No responses with actual content were received from the server (only usage/metadata, null/empty data, or [DONE] markers)')"
+	const noResponses = "InvalidInferenceResultError('Invalid inference result: No responses were received')"
+	cases := []struct {
+		name  string
+		units []string
+		msg   string
+	}{
+		{name: "no generated text", units: []string{roleChunk, nullUsage, doneEvent}, msg: noContent},
+		{name: "usage only", units: []string{roleChunk, usageChunk(3, 0), doneEvent}, msg: noContent},
+		{name: "done only", units: []string{doneEvent}, msg: noContent},
+		{name: "empty choices", units: []string{`{"object":"chat.completion","choices":[],"usage":{"prompt_tokens":2,"completion_tokens":0}}`}, msg: noContent},
+		{name: "empty body", units: []string{""}, msg: noContent},
+		{name: "no responses at all", msg: noResponses},
+	}
+	for _, c := range cases {
+		for _, src := range []TokenSource{ClientTokenizer, ServerUsage} {
+			t.Run(fmt.Sprintf("%s/source %d", c.name, src), func(t *testing.T) {
+				cm := completed(c.units...)
+				pr := Parse(chat, words, cm, src)
+				if cm.Record.Error != nil {
+					t.Fatal("the engine's record was modified; Parse must mark a copy")
+				}
+				if pr.Record.Valid() {
+					t.Fatal("record without content is valid")
+				}
+				if e := pr.Record.Error; e.Type != ErrTypeInvalidResult || e.Message != c.msg {
+					t.Errorf("error %s: %s, want %s: %s", e.Type, e.Message, ErrTypeInvalidResult, c.msg)
+				}
+				if len(pr.Responses) != 0 || pr.Usage != nil || pr.OutputTokens != nil || pr.ReasoningTokens != nil {
+					t.Errorf("error record keeps responses %d, usage %v, output %v, reasoning %v",
+						len(pr.Responses), pr.Usage, pr.OutputTokens, pr.ReasoningTokens)
+				}
+				if src == ClientTokenizer && (pr.InputTokens == nil || *pr.InputTokens != 2) {
+					t.Errorf("InputTokens = %v, want 2", pr.InputTokens)
+				}
+			})
+		}
 	}
 }

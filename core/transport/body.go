@@ -36,10 +36,11 @@ func (r *bodyRead) fail(err error) {
 }
 
 // readSSE parses the body as an event stream. Each event is stamped with
-// the time of the Read that delivered its first byte; EndPerfNs is the time
-// EOF was seen. An error event ends the read and fails the record, keeping
+// the time of the Read that delivered its first byte (decoded: encoding.go);
+// EndPerfNs is the time EOF was seen. An error event ends the read and fails the record, keeping
 // the events before it.
 func (r *bodyRead) readSSE() {
+	decodeBody(r.resp)
 	bp := r.t.bufs.Get().(*[]byte)
 	defer r.t.bufs.Put(bp)
 	p := r.t.parsers.Get().(*SSEParser)
@@ -110,6 +111,7 @@ func (r *bodyRead) sseFailed(p *SSEParser, from int, now int64) bool {
 // AIPerf stamps a non-streaming response when the body is complete: the
 // request latency of a non-streaming request includes the body transfer.
 func (r *bodyRead) readWhole() {
+	decodeBody(r.resp)
 	size := int64(512)
 	if cl := r.resp.ContentLength; cl >= 0 {
 		size = min(cl, maxPrealloc) + 1 // +1 so EOF needs no regrow
@@ -139,6 +141,7 @@ func (r *bodyRead) readWhole() {
 // body (up to 64 KiB) as the message. A body cut short by an I/O error
 // still yields the HTTP error with what arrived.
 func (r *bodyRead) readError() {
+	decodeBody(r.resp)
 	body, err := io.ReadAll(io.LimitReader(r.resp.Body, maxErrorBody))
 	r.rec.EndPerfNs = clock.Now()
 	r.rec.Error = httpError(r.resp, body)

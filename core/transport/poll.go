@@ -247,6 +247,7 @@ func (j *job) get(ctx context.Context, rawURL string, discard bool) fetched {
 		return fetched{err: err}
 	}
 	defer resp.Body.Close()
+	decodeBody(resp)
 	out := fetched{status: resp.StatusCode, contentType: resp.Header.Get("Content-Type"), stage: stageBody}
 	if resp.StatusCode < 200 || resp.StatusCode > 299 {
 		body, _ := io.ReadAll(io.LimitReader(resp.Body, maxErrorBody))
