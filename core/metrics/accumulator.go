@@ -6,6 +6,7 @@ import (
 	"os"
 	"sync/atomic"
 
+	"github.com/aiperf-go/aiperf/core/errclass"
 	sdk "github.com/aiperf-go/aiperf/plugin-sdk"
 )
 
@@ -227,9 +228,11 @@ func (a *Accumulator) trackSpan(rec *sdk.RequestRecord) {
 	}
 }
 
-// addError counts an error by its (code, type, message).
+// addError counts an error by its (code, type, message), the message of a
+// transport failure normalised so that one failure repeated over many
+// connections is one row (see errclass).
 func (a *Accumulator) addError(e *sdk.ErrorDetails) {
-	key := *e
+	key := errclass.GroupKey(*e)
 	if i, ok := a.errIndex[key]; ok {
 		a.errs[i].Count++
 		return
