@@ -553,7 +553,17 @@ func (r *Runner) endpointURLs() []string {
 			urls[i] = base
 			continue
 		}
+		// The path goes before the base URL's query (--url 'host?api-key=...'),
+		// as AIPerf's urlsplit/urlunsplit join does.
+		base, query, hasQuery := strings.Cut(base, "?")
 		urls[i] = strings.TrimRight(base, "/") + "/" + strings.TrimLeft(path, "/")
+		if hasQuery {
+			sep := "?"
+			if strings.Contains(path, "?") {
+				sep = "&"
+			}
+			urls[i] += sep + query
+		}
 	}
 	return urls
 }

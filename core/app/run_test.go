@@ -158,6 +158,10 @@ func TestEndpointURLs(t *testing.T) {
 			want: []string{"http://a/v1/generate"}},
 		{name: "no streaming path falls back", ep: noStreamPath, urls: []string{"http://a"}, streaming: true,
 			want: []string{"http://a/v1/chat/completions"}},
+		{name: "path goes before the base URL's query", ep: chat, urls: []string{"http://a:1/?api-key=K&x=1"},
+			want: []string{"http://a:1/v1/chat/completions?api-key=K&x=1"}},
+		{name: "custom endpoint query joined with the base query", ep: chat, urls: []string{"http://a?x=1"}, custom: "/v1/c?api-key=K",
+			want: []string{"http://a/v1/c?api-key=K&x=1"}},
 	}
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {

@@ -20,7 +20,8 @@ var optionByShort = func() map[byte]*option {
 // CLICommand renders the command line for the exports ("aiperf profile
 // --model 'x' ..."), quoting string values like AIPerf and replacing every
 // secret with '<redacted>': --api-key values, credential headers (also when
-// split across shell words), credential extra inputs, URL userinfo, values
+// split across shell words), credential extra inputs, URL userinfo and credential query parameters
+// (--url, --custom-endpoint), values
 // of unknown flags whose names look like credentials, and, as a last
 // defence, any literal occurrence of the configured api key or credential
 // header values.
@@ -157,7 +158,7 @@ func (r *cliRedactor) redactFor(o *option, v string) string {
 	switch o.key {
 	case keyAPIKey:
 		return Redacted
-	case keyURL:
+	case keyURL, keyCustomEndpoint:
 		return redactURL(v)
 	case keyHeader:
 		return r.redactHeaderItem(v)

@@ -96,7 +96,7 @@ func (c *RunConfig) endpointSection() map[string]any {
 		ep["url_strategy"] = s
 	}
 	if c.CustomEndpoint != "" {
-		ep["path"] = c.CustomEndpoint
+		ep["path"] = redactURL(c.CustomEndpoint)
 	}
 	if c.APIKey != "" {
 		ep["api_key"] = Redacted

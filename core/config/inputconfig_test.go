@@ -171,6 +171,7 @@ func TestInputConfigHidesEverySecret(t *testing.T) {
 		"--url", "http://user:"+secret2+"@host:8000/?token="+secret2,
 		"--plugin-config", "endpoint.acme.api_key="+secret2,
 		"--concurrency", "4",
+		"--custom-endpoint", "/v1/chat/completions?model=m&api-key="+secret2+"&sig="+secret2,
 	)
 	m := cfg.InputConfig()
 	b, err := json.Marshal(m)
@@ -188,6 +189,7 @@ func TestInputConfigHidesEverySecret(t *testing.T) {
 			"X-Team": "perf", "X-Auth-Token": Redacted,
 		},
 		"urls": []any{"http://" + Redacted + "@host:8000/?token=" + Redacted},
+		"path": "/v1/chat/completions?model=m&api-key=" + Redacted + "&sig=" + Redacted,
 	}
 	for k, v := range want {
 		if !reflect.DeepEqual(ep[k], v) {

@@ -1,61 +1,21 @@
 package config
 
 import (
-	"regexp"
 	"sort"
 	"strings"
+
+	"github.com/aiperf-go/aiperf/core/redact"
 )
 
 // Redacted is the placeholder for secrets in exports, logs and commands.
-const Redacted = "<redacted>"
-
-// sensitiveHeaders are AIPerf's credential-carrying header names plus cookies.
-var sensitiveHeaders = map[string]bool{
-	"authorization": true, "proxy-authorization": true, "x-api-key": true, "api-key": true,
-	"ocp-apim-subscription-key": true, "x-goog-api-key": true, "x-functions-key": true,
-	"aeg-sas-key": true, "x-amz-security-token": true, "cookie": true, "set-cookie": true,
-}
-
-// sensitiveFragments catch other credential-looking names (x-auth-token,
-// client_secret, ...). "token" alone is not one: max_tokens is not a secret.
-var sensitiveFragments = []string{
-	"auth", "api-key", "api_key", "apikey", "secret", "password", "passwd",
-	"cookie", "credential", "signature", "access-token", "access_token",
-	"refresh-token", "refresh_token", "id-token", "id_token", "bearer", "session-token", "session_token",
-}
+const Redacted = redact.Marker
 
 // isSensitiveName reports whether a header name or an extra-inputs key is
 // likely to carry a credential.
-func isSensitiveName(name string) bool {
-	n := strings.ToLower(strings.TrimSpace(name))
-	if sensitiveHeaders[n] || n == "token" || n == "key" ||
-		strings.HasSuffix(n, "-key") || strings.HasSuffix(n, "_key") ||
-		strings.HasSuffix(n, "-token") || strings.HasSuffix(n, "_token") {
-		return true
-	}
-	for _, f := range sensitiveFragments {
-		if strings.Contains(n, f) {
-			return true
-		}
-	}
-	return false
-}
-
-// urlUserinfo matches "scheme://user:pass@" and bare "user:pass@host".
-var (
-	urlUserinfo     = regexp.MustCompile(`^([A-Za-z][A-Za-z0-9+.\-]*://)[^@/?#]+@`)
-	bareUserinfo    = regexp.MustCompile(`^[^@:/?#]+:[^@/?#]+@`)
-	sensitiveQueryP = regexp.MustCompile(`(?i)([?&])(api[-_]?key|apikey|key|token|access[-_]?token|auth[-_]?token|secret|client[-_]?secret|password|passwd|sig|signature)=([^&#]*)`)
-)
+func isSensitiveName(name string) bool { return redact.Name(name) }
 
 // redactURL hides userinfo and credential query parameters in a URL.
-func redactURL(u string) string {
-	out := urlUserinfo.ReplaceAllString(u, "${1}"+Redacted+"@")
-	if out == u && !strings.Contains(u, "://") {
-		out = bareUserinfo.ReplaceAllString(u, Redacted+"@")
-	}
-	return sensitiveQueryP.ReplaceAllString(out, "${1}${2}="+Redacted)
-}
+func redactURL(u string) string { return redact.URL(u) }
 
 // safeItem renders a -H / --extra-inputs item for an error message without
 // leaking a credential it may hold.

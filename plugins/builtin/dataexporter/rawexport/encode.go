@@ -8,12 +8,13 @@ import (
 	"strings"
 	"unsafe"
 
+	"github.com/aiperf-go/aiperf/core/redact"
 	"github.com/aiperf-go/aiperf/internal/jsonenc"
 	sdk "github.com/aiperf-go/aiperf/plugin-sdk"
 )
 
 // Redacted replaces the value of a credential-carrying request header.
-const Redacted = "<redacted>"
+const Redacted = redact.Marker
 
 // scratch is a reusable per-call encoding buffer, pooled so steady-state
 // WriteRecord calls allocate next to nothing.
@@ -262,40 +263,6 @@ func looksJSON(body []byte) bool {
 }
 
 // SensitiveHeader reports whether a request header's value is a credential,
-// to be written as Redacted. It is the union of AIPerf 0.13's rule
-// (common/redact.py is_sensitive_header_name: its provider header names and
-// the fragments auth, token, secret, session, ...) and core/config's
-// credential-name rule (isSensitiveName: also "key", names ending in -key
-// or _key, and "bearer"), so it redacts whatever either would. Matching
-// ignores case.
-func SensitiveHeader(name string) bool {
-	n := strings.ToLower(strings.TrimSpace(name))
-	if sensitiveNames[n] || n == "key" || strings.HasSuffix(n, "-key") || strings.HasSuffix(n, "_key") {
-		return true
-	}
-	for _, f := range sensitiveFragments {
-		if strings.Contains(n, f) {
-			return true
-		}
-	}
-	return false
-}
-
-// sensitiveNames are AIPerf's exact credential header names
-// (_SENSITIVE_HEADER_NAMES); core/config's are a subset.
-var sensitiveNames = map[string]bool{
-	"authorization": true, "proxy-authorization": true, "x-api-key": true, "api-key": true,
-	"ocp-apim-subscription-key": true, "x-goog-api-key": true, "x-functions-key": true,
-	"aeg-sas-key": true, "x-amz-security-token": true, "cookie": true, "set-cookie": true,
-	"x-auth-token": true, "x-access-token": true, "x-session-token": true,
-	"x-csrf-token": true, "x-xsrf-token": true,
-}
-
-// sensitiveFragments are AIPerf's (_SENSITIVE_HEADER_SUBSTRINGS) plus
-// core/config's that AIPerf's do not cover ("bearer"; its *-token ones
-// contain "token").
-var sensitiveFragments = []string{
-	"auth", "token", "secret", "password", "passwd", "credential", "cookie",
-	"apikey", "api-key", "api_key", "session", "signature", "sas-key",
-	"access-key", "private-key", "bearer",
-}
+// to be written as Redacted: core/redact.Header, the union of AIPerf 0.13's
+// is_sensitive_header_name and core/config's credential-name rule.
+func SensitiveHeader(name string) bool { return redact.Header(name) }

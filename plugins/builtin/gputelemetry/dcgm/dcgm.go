@@ -7,11 +7,13 @@ package dcgm
 import (
 	"bytes"
 	"context"
+	"errors"
 	"fmt"
 	"hash/fnv"
 	"io"
 	"math"
 	"net/http"
+	"net/url"
 	"sort"
 	"strconv"
 	"strings"
@@ -103,6 +105,11 @@ func (c *Collector) Sample(ctx context.Context) ([]sdk.GPUReading, error) {
 	}
 	resp, err := c.httpClient().Do(req)
 	if err != nil {
+		// The client's error quotes the URL as given: keep credentials out.
+		var ue *url.Error
+		if errors.As(err, &ue) {
+			err = ue.Err
+		}
 		return nil, fmt.Errorf("dcgm %s: %w", c.Source(), err)
 	}
 	defer resp.Body.Close()

@@ -169,6 +169,12 @@ func TestSampleErrorsNameTheURL(t *testing.T) {
 	if _, err := dead.Sample(context.Background()); err == nil || !strings.Contains(err.Error(), "http://127.0.0.1:1/metrics") {
 		t.Errorf("dead endpoint: %v", err)
 	}
+	// Credentials in the URL stay out of the error (Go's url.Error quotes it).
+	withKey := NewForURL("http://u:pw-SECRET@127.0.0.1:1/metrics?token=q-SECRET")
+	if _, err := withKey.Sample(context.Background()); err == nil || strings.Contains(err.Error(), "SECRET") ||
+		!strings.Contains(err.Error(), "http://127.0.0.1:1/metrics?token=<redacted>") {
+		t.Errorf("dead endpoint with credentials: %v", err)
+	}
 	// An unchanged page is a duplicate scrape: no readings the second time.
 	same := NewForURL(srv.URL + "/same")
 	first, err := same.Sample(context.Background())

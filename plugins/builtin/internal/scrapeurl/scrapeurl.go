@@ -10,6 +10,8 @@ import (
 	"net/url"
 	"strings"
 	"time"
+
+	"github.com/aiperf-go/aiperf/core/redact"
 )
 
 // Config is a scraping collector's settings.
@@ -60,19 +62,19 @@ func (c Config) Client(def time.Duration) *http.Client {
 	return &http.Client{Timeout: timeout}
 }
 
-// Display is raw without user credentials, for source names, exports and
-// messages.
+// Display is raw without user credentials or credential query parameter
+// values (core/redact.URL), for source names, exports and messages.
 func Display(raw string) string {
 	u, err := url.Parse(raw)
 	if err != nil {
 		if strings.Contains(raw, "@") {
 			return "<unparsable URL>"
 		}
-		return raw
+		return redact.URL(raw)
 	}
 	if u.User == nil {
-		return raw
+		return redact.URL(raw)
 	}
 	u.User = nil
-	return u.String()
+	return redact.URL(u.String())
 }

@@ -21,6 +21,9 @@ func TestNormalizeCheckDisplay(t *testing.T) {
 	if got := Display("http://u:secret@h:9400/metrics"); got != "http://h:9400/metrics" {
 		t.Errorf("Display kept credentials: %q", got)
 	}
+	if got := Display("http://u:secret@h:9400/metrics?token=secret&job=x"); got != "http://h:9400/metrics?token=<redacted>&job=x" {
+		t.Errorf("Display kept a query credential: %q", got)
+	}
 	c := Config{URL: "u:pw@h:1"}
 	if err := c.Check("x.y", "e"); err != nil || c.URL != "http://u:pw@h:1/metrics" {
 		t.Errorf("Check: %v, URL %q", err, c.URL)
