@@ -68,7 +68,9 @@ func failRecord(ctx, reqCtx context.Context, rec *sdk.RequestRecord, err error, 
 			Type:    ErrTypeCancelled,
 			Message: fmt.Sprintf("Request was cancelled after %.3f seconds", seconds(now-rec.StartPerfNs)),
 		}
-	case reqCtx.Err() != nil || errors.Is(err, context.DeadlineExceeded):
+	// A connect timeout (the dialer's own, reqCtx still alive) is a
+	// connection error, not the request timeout.
+	case reqCtx.Err() != nil || (errors.Is(err, context.DeadlineExceeded) && !isDialError(err)):
 		rec.Error = &sdk.ErrorDetails{
 			Type:    ErrTypeTimeout,
 			Message: fmt.Sprintf("Request timed out after %s seconds", strconv.FormatFloat(timeout.Seconds(), 'f', -1, 64)),
@@ -195,3 +197,9 @@ func truthy(raw json.RawMessage) bool {
 }
 
 func seconds(ns int64) float64 { return float64(ns) / 1e9 }
+
+// isDialError reports whether err happened while connecting.
+func isDialError(err error) bool {
+	var opErr *net.OpError
+	return errors.As(err, &opErr) && opErr.Op == "dial"
+}

@@ -3,7 +3,6 @@ package transport
 import (
 	"crypto/tls"
 	"errors"
-	"net"
 	"net/http"
 	"time"
 )
@@ -31,6 +30,9 @@ type Options struct {
 	// ReadBufferSize is the per-connection read buffer (default 64 KiB) and
 	// the size of each body Read.
 	ReadBufferSize int
+	// Net bounds dead and half-open connections (netconfig.go); zero
+	// fields take AIPerf's defaults.
+	Net NetSettings
 }
 
 const (
@@ -53,6 +55,7 @@ func (o Options) withDefaults() Options {
 	if o.ReadBufferSize <= 0 {
 		o.ReadBufferSize = defaultReadBuffer
 	}
+	o.Net = o.Net.withDefaults()
 	if o.MaxConnsPerHost < 0 {
 		o.MaxConnsPerHost = 0
 	}
@@ -69,7 +72,10 @@ func (o Options) withDefaults() Options {
 //   - redirects are followed, at most 10 (aiohttp's allow_redirects=True,
 //     max_redirects=10); 301/302/303 turn POST into a body-less GET and
 //     307/308 resend the body, in both libraries;
-//   - TLS verification on unless InsecureSkipVerify.
+//   - TLS verification on unless InsecureSkipVerify;
+//   - connect and TLS-handshake timeouts, TCP keepalive and TCP_USER_TIMEOUT
+//     from o.Net (netconfig.go), so a half-open connection fails the
+//     request long before the request timeout.
 func newHTTPClient(o Options) (*http.Client, *http.Transport) {
 	var protocols http.Protocols
 	protocols.SetHTTP1(true)
@@ -78,9 +84,9 @@ func newHTTPClient(o Options) (*http.Client, *http.Transport) {
 	if idle == 0 {
 		idle = defaultIdlePool
 	}
-	dialer := &net.Dialer{KeepAlive: 30 * time.Second}
 	tr := &http.Transport{
-		DialContext:         dialer.DialContext,
+		DialContext:         newDialer(o.Net).DialContext,
+		TLSHandshakeTimeout: secondsDur(o.Net.TLSHandshakeTimeout),
 		Protocols:           &protocols,
 		MaxConnsPerHost:     o.MaxConnsPerHost,
 		MaxIdleConns:        idle,

@@ -39,6 +39,9 @@ type HTTPTransport struct {
 	// sticky holds one single-connection client per ConnectionKey (sticky
 	// user sessions), dropped when the session's last request closes it.
 	sticky sync.Map // string -> *http.Client
+	// envRead and envErr: AIPERF_HTTP_* read once by PluginConfig (netconfig.go).
+	envRead bool
+	envErr  error
 }
 
 // New returns a transport tuned by opts.
@@ -59,6 +62,7 @@ func New(opts Options) *HTTPTransport {
 // request timeout. It replaces the client New built, so call it before the
 // first Send.
 func (t *HTTPTransport) Init(_ context.Context, run sdk.RunInfo) error {
+	t.PluginConfig() // reads AIPERF_HTTP_* when no --plugin-config did
 	o := t.opts
 	o.MaxConnsPerHost, o.Timeout = run.MaxConcurrency, run.RequestTimeout
 	o = o.withDefaults()
