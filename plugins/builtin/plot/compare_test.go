@@ -3,6 +3,7 @@ package plot
 import (
 	"bytes"
 	"image/png"
+	"io"
 	"slices"
 	"strconv"
 	"strings"
@@ -142,22 +143,7 @@ func TestPerGPUComparisonPlotsOnGPUSweep(t *testing.T) {
 					t.Errorf("point %d = (%v, %v), want (%v, %v)", i, pt.X, pt.Y, tc.xs[i], totals[i]/2)
 				}
 			}
-			var b bytes.Buffer
-			if err := p.RenderRuns(runs, sdk.PlotOptions{Format: "png", Width: 1600, Height: 800, DPI: 150, Theme: "light"}, &b); err != nil {
-				t.Fatal(err)
-			}
-			img, err := png.Decode(&b)
-			if err != nil {
-				t.Fatal(err)
-			}
-			if bd := img.Bounds(); bd.Dx() != 2400 || bd.Dy() != 1200 {
-				t.Errorf("png %dx%d, want 2400x1200", bd.Dx(), bd.Dy())
-			}
-			b.Reset()
-			if err := p.RenderRuns(runs, sdk.PlotOptions{Format: "svg", Width: 1600, Height: 800, Theme: "dark"}, &b); err != nil {
-				t.Fatal(err)
-			}
-			text := svgText(t, b.Bytes())
+			text := pngAndSVG(t, func(o sdk.PlotOptions, w io.Writer) error { return p.RenderRuns(runs, o, w) })
 			for _, w := range []string{tc.title, tc.xLabel, "Output Token Throughput Per GPU (tokens/sec/gpu)", "mock-model", "c=1", "c=2", "c=4"} {
 				if !strings.Contains(text, w) {
 					t.Errorf("svg text lacks %q:\n%s", w, text)

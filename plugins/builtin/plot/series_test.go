@@ -90,22 +90,7 @@ func TestSeriesPlotsRenderOnTelemetryRun(t *testing.T) {
 			if p == nil || !p.Applies(run) {
 				t.Fatalf("%s does not apply to a run with its data", name)
 			}
-			var b bytes.Buffer
-			if err := p.Render(run, sdk.PlotOptions{Format: "png", Width: 1600, Height: 800, DPI: 150, Theme: "light"}, &b); err != nil {
-				t.Fatal(err)
-			}
-			img, err := png.Decode(&b)
-			if err != nil {
-				t.Fatal(err)
-			}
-			if bd := img.Bounds(); bd.Dx() != 2400 || bd.Dy() != 1200 {
-				t.Errorf("png %dx%d, want 2400x1200", bd.Dx(), bd.Dy())
-			}
-			b.Reset()
-			if err := p.Render(run, sdk.PlotOptions{Format: "svg", Width: 1600, Height: 800, Theme: "dark"}, &b); err != nil {
-				t.Fatal(err)
-			}
-			text := svgText(t, b.Bytes())
+			text := pngAndSVG(t, func(o sdk.PlotOptions, w io.Writer) error { return p.Render(run, o, w) })
 			for _, w := range want[name] {
 				if !strings.Contains(text, w) {
 					t.Errorf("svg text lacks %q:\n%s", w, text)
@@ -210,4 +195,26 @@ func TestSeriesPlotsEdgeCases(t *testing.T) {
 			t.Errorf("%s rendered a run without its data", name)
 		}
 	}
+}
+
+// pngAndSVG renders a plot as AIPerf's 2400x1200 PNG (checking it decodes
+// at that size) and as a dark SVG, and returns the SVG's text.
+func pngAndSVG(t *testing.T, render func(sdk.PlotOptions, io.Writer) error) string {
+	t.Helper()
+	var b bytes.Buffer
+	if err := render(sdk.PlotOptions{Format: "png", Width: 1600, Height: 800, DPI: 150, Theme: "light"}, &b); err != nil {
+		t.Fatal(err)
+	}
+	img, err := png.Decode(&b)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if bd := img.Bounds(); bd.Dx() != 2400 || bd.Dy() != 1200 {
+		t.Errorf("png %dx%d, want 2400x1200", bd.Dx(), bd.Dy())
+	}
+	b.Reset()
+	if err := render(sdk.PlotOptions{Format: "svg", Width: 1600, Height: 800, Theme: "dark"}, &b); err != nil {
+		t.Fatal(err)
+	}
+	return svgText(t, b.Bytes())
 }
