@@ -55,16 +55,24 @@ func (s *ConcurrencyStrategy) Run(ctx context.Context, plan sdk.PhasePlan, sende
 		users = plan.RequestCount // no idle goroutines for tiny runs
 	}
 	// The phase hands out credit indices and ceiling slots, so the count
-	// is exact however users interleave, and a ramp gates them all.
+	// is exact however users interleave, and a ramp gates them all. Users
+	// start lazily: a goroutine is born only once it holds a credit, so a
+	// huge --concurrency costs memory in proportion to the requests really
+	// in flight, and the start-up loop stops with the phase (duration,
+	// count or cancellation) instead of spawning every slot up front.
 	var wg sync.WaitGroup
-	for range users {
+	for started := 0; started < users; started++ {
+		pm, err := ph.Acquire()
+		if err != nil {
+			break
+		}
 		wg.Go(func() {
-			for {
-				pm, err := ph.Acquire()
-				if err != nil {
+			for next := pm; ; {
+				ph.Send(sender, next, sdk.Credit{})
+				var err error
+				if next, err = ph.Acquire(); err != nil {
 					return
 				}
-				ph.Send(sender, pm, sdk.Credit{})
 			}
 		})
 	}

@@ -3,6 +3,8 @@ package timing
 import (
 	"context"
 	"errors"
+	"runtime"
+	"sync/atomic"
 	"testing"
 	"time"
 
@@ -166,5 +168,84 @@ func TestConcurrencyPrefillOnlyBurst(t *testing.T) {
 	}
 	if got := rec.PeakInFlight(); got <= 3 {
 		t.Errorf("peak in flight %d: decode should overlap once first tokens free prefill slots", got)
+	}
+}
+
+// cancelAfter is a sender that holds every request until its context ends
+// and cancels the run once n sends have begun, so cancellation lands in the
+// middle of user start-up.
+type cancelAfter struct {
+	n      int64
+	begun  atomic.Int64
+	cancel context.CancelFunc
+	peak   atomic.Int64 // runtime.NumGoroutine when the cancel fired
+}
+
+func (s *cancelAfter) Send(ctx context.Context, _ sdk.Credit) {
+	if s.begun.Add(1) == s.n {
+		s.peak.Store(int64(runtime.NumGoroutine()))
+		s.cancel()
+	}
+	<-ctx.Done()
+}
+
+// Issue 15: a huge --concurrency used to start one goroutine per slot up
+// front and ignore cancellation until all had started.
+func TestConcurrencyHugeStartsLazilyAndHonoursCancel(t *testing.T) {
+	before := runtime.NumGoroutine()
+	ctx, cancel := context.WithCancel(context.Background())
+	defer cancel()
+	s := &cancelAfter{n: 100, cancel: cancel}
+	done := make(chan error, 1)
+	go func() {
+		done <- NewConcurrency().Run(ctx, sdk.PhasePlan{Phase: sdk.PhaseProfiling, Concurrency: 2_000_000_000}, s)
+	}()
+	select {
+	case err := <-done:
+		if err != nil {
+			t.Fatal(err)
+		}
+	case <-time.After(10 * time.Second):
+		t.Fatal("Run did not return within 10 s of a cancel during start-up")
+	}
+	// One goroutine per credit in flight, plus generous slack: the starter
+	// may outrun the scheduler for a time slice before it sees the cancel.
+	// Before the fix this was two billion.
+	const slack = 50_000
+	if got := s.begun.Load(); got < s.n || got > s.n+slack {
+		t.Errorf("%d sends began, want %d..%d (start-up must stop at the cancel)", got, s.n, s.n+slack)
+	}
+	if peak := s.peak.Load(); peak-int64(before) > s.n+slack {
+		t.Errorf("%d goroutines at the cancel (%d before), want at most %d more: users must start lazily", peak, before, s.n+slack)
+	}
+	if after := runtime.NumGoroutine(); after-before > slack {
+		t.Errorf("%d goroutines after Run (%d before): users leaked", after, before)
+	}
+}
+
+// A run cancelled before it starts issues nothing and returns at once,
+// however large the concurrency.
+func TestConcurrencyHugeCancelledBeforeStart(t *testing.T) {
+	before := runtime.NumGoroutine()
+	ctx, cancel := context.WithCancel(context.Background())
+	cancel()
+	s := &cancelAfter{n: 1, cancel: cancel}
+	done := make(chan error, 1)
+	go func() {
+		done <- NewConcurrency().Run(ctx, sdk.PhasePlan{Phase: sdk.PhaseProfiling, Concurrency: 2_000_000_000}, s)
+	}()
+	select {
+	case err := <-done:
+		if err != nil {
+			t.Fatal(err)
+		}
+	case <-time.After(10 * time.Second):
+		t.Fatal("Run did not return within 10 s of a cancelled context")
+	}
+	if got := s.begun.Load(); got != 0 {
+		t.Errorf("%d sends began on a cancelled context, want 0", got)
+	}
+	if after := runtime.NumGoroutine(); after-before > 100 {
+		t.Errorf("%d goroutines after Run (%d before): users leaked", after, before)
 	}
 }

@@ -171,6 +171,11 @@ type permit struct {
 // for a prefill slot. It returns errStopped (holding nothing) when the
 // phase stops first; reaching the count stops the phase's issuing.
 func (p *phase) Acquire() (permit, error) {
+	// A free slot is granted without looking at the context, so check it
+	// first: a cancelled phase must not hand out another credit.
+	if p.issuing.Err() != nil {
+		return permit{}, errStopped
+	}
 	if err := p.session.Acquire(p.issuing); err != nil {
 		return permit{}, errStopped
 	}
