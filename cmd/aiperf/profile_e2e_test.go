@@ -435,3 +435,38 @@ func checkInputs(t *testing.T, r *profileRun, minPayloads int) {
 		}
 	}
 }
+
+// Issue 15: a run whose every request outlives --benchmark-duration plus a
+// zero grace period. AIPerf cancels them and records nothing; we export each
+// as a typed cancellation, leave them out of the metrics as AIPerf does, and
+// say on the console how many were cut off.
+func TestProfileGraceCutOffRequestsAreExportedAsCancellations(t *testing.T) {
+	url := startMock(t, mockserver.Config{TTFT: 3 * time.Second})
+	r := profile(t, "-m", "m", "-u", url, "--streaming", "--benchmark-duration", "1", "--benchmark-grace-period", "0",
+		"--concurrency", "4", "--isl", "8", "--osl", "4")
+	// Nothing completed and nothing failed: the run itself succeeded (the
+	// all-failed status needs a failed request; docs/METRICS.md).
+	if r.code != app.ExitOK {
+		t.Fatalf("exit %d, want %d\nstdout:\n%s\nstderr:\n%s", r.code, app.ExitOK, r.stdout, r.stderr)
+	}
+	if len(r.records) != 4 {
+		t.Fatalf("%d JSONL records, want the 4 requests sent\n%s", len(r.records), r.stdout)
+	}
+	for i, rec := range r.records {
+		if rec.Error == nil || rec.Error.Type != "RequestCancellationError" || rec.Error.Code != 499 ||
+			rec.Metadata["was_cancelled"] != true || rec.Metadata["cancellation_time_ns"] == nil {
+			t.Errorf("record %d: error %+v, metadata %v; want a RequestCancellationError 499 cancellation", i, rec.Error, rec.Metadata)
+		}
+	}
+	if !strings.Contains(r.stdout, "4 requests were cut off by the grace period") {
+		t.Errorf("console does not count the cut-off requests:\n%s", r.stdout)
+	}
+	if strings.Contains(r.stdout, "Benchmark Duration: 0.00 sec") {
+		t.Errorf("benchmark duration must be the phase's span, not 0:\n%s", r.stdout)
+	}
+	for _, tag := range []string{"request_count", "error_request_count"} {
+		if _, ok := r.metric(t, tag); ok {
+			t.Errorf("%s present: cut-off requests must not count in the metrics", tag)
+		}
+	}
+}

@@ -56,6 +56,8 @@ type Runner struct {
 	sampler *telemetry.Sampler
 	// validity gathers the run-validity verdict's inputs (validity.go).
 	validity *validity.Collector
+	// graceCut counts the requests grace periods cut off (the footer says).
+	graceCut int64
 }
 
 // Outcome summarizes a finished run.
@@ -175,9 +177,9 @@ func (r *Runner) Run(ctx context.Context) (*Outcome, error) {
 	}
 	pipe := records.NewPipeline(records.Config{
 		Endpoint: r.Endpoint, Tokenizer: r.Tokenizer, Processors: plugins(r.Outputs.Processors),
-		Accumulators: plugins(r.Outputs.Accumulators), WarmupAccumulators: plugins(r.warmupAccs), Sinks: recordSinks(sinks), Logger: r.Log, TokenSource: tokenSource(s),
+		Accumulators: skipGraceCut(plugins(r.Outputs.Accumulators)), WarmupAccumulators: skipGraceCut(plugins(r.warmupAccs)), Sinks: recordSinks(sinks), Logger: r.Log, TokenSource: tokenSource(s),
 		Catalog: r.Outputs.Catalog, ProcessorNames: ids(r.Outputs.Processors),
-		Phases: metrics.PhaseLayout{Warmup: s.Warmup != nil}, Live: withValidity(collectorHooks(tap, watch), r.validity),
+		Phases: metrics.PhaseLayout{Warmup: s.Warmup != nil}, Live: skipGraceCutHooks(withValidity(collectorHooks(tap, watch), r.validity)),
 	})
 
 	r.UI.Start(ctx, progress)
@@ -188,6 +190,7 @@ func (r *Runner) Run(ctx context.Context) (*Outcome, error) {
 	// to after the last one.
 	sampler.Start(ctx)
 	runErr := r.runPhases(runCtx, eng, pipe, warmup, profiling)
+	r.graceCut = eng.GraceCutCount()
 	r.telemetryResults(sampler, ec)
 	r.UI.Stop()
 	if r.LogGate != nil {
@@ -508,7 +511,15 @@ func (r *Runner) printFooter(ec *sdk.ExportContext, files []sdk.ExportedFile) {
 	if ec.Results.WasCancelled {
 		cancelled = " (cancelled early)"
 	}
-	fmt.Fprintf(w, "Benchmark Duration: %.2f sec%s\n", ec.Results.BenchmarkDurationS, cancelled)
+	duration := ec.Results.BenchmarkDurationS
+	if p := r.phase(sdk.PhaseProfiling); duration == 0 && p.EndNs > p.StartNs {
+		// No request completed (all cut off, say): the phase's span.
+		duration = float64(p.EndNs-p.StartNs) / 1e9
+	}
+	fmt.Fprintf(w, "Benchmark Duration: %.2f sec%s\n", duration, cancelled)
+	if r.graceCut > 0 {
+		fmt.Fprintf(w, "%d requests were cut off by the grace period\n", r.graceCut)
+	}
 	for _, f := range files {
 		fmt.Fprintf(w, "%s: %s\n", f.Label, f.Path)
 	}

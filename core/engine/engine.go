@@ -14,6 +14,7 @@ import (
 	"time"
 
 	"github.com/aiperf-go/aiperf/core/clock"
+	"github.com/aiperf-go/aiperf/core/transport"
 	sdk "github.com/aiperf-go/aiperf/plugin-sdk"
 	"github.com/google/uuid"
 )
@@ -160,6 +161,7 @@ type Engine struct {
 	duration  atomic.Int64
 	startedNs atomic.Int64
 	budget    atomic.Int64
+	graceCut  atomic.Int64 // requests cut off by a grace period, every phase
 
 	// finished holds the final progress of every phase that ended, in
 	// order: a UI polling at its refresh misses a phase's last requests.
@@ -211,7 +213,8 @@ func New(tr sdk.Transport, timing sdk.TimingStrategy, requests []PreparedRequest
 // RunPhase runs one phase to its stop condition (or ctx cancellation) and
 // calls done for every finished request, from the sending goroutine. It
 // returns after every request it started has finished. Requests cut off by
-// the end of a grace period are cancelled and not passed to done.
+// the end of a grace period are cancelled and passed to done as
+// cancellation records that GraceCut recognises (docs/METRICS.md).
 func (e *Engine) RunPhase(ctx context.Context, plan sdk.PhasePlan, done func(Completed)) error {
 	return e.RunPhaseWith(ctx, e.timing, plan, done)
 }
@@ -249,6 +252,21 @@ func (e *Engine) RunPhaseWith(ctx context.Context, timing sdk.TimingStrategy, pl
 	}
 	return nil
 }
+
+// GraceCutMessage is the error message of a request cut off by the end of
+// a grace period: AIPerf's message for a request cancelled from outside.
+const GraceCutMessage = "Request cancelled by external signal"
+
+// GraceCut reports whether rec is a request the engine cut off at the end
+// of a grace period. Such records are written to the per-record exports but
+// left out of the metrics, as AIPerf leaves them out of its results.
+func GraceCut(rec *sdk.RequestRecord) bool {
+	return rec != nil && rec.WasCancelled && rec.Error != nil &&
+		rec.Error.Type == transport.ErrTypeCancelled && rec.Error.Message == GraceCutMessage
+}
+
+// GraceCutCount is how many requests grace periods cut off, every phase.
+func (e *Engine) GraceCutCount() int64 { return e.graceCut.Load() }
 
 // Snapshot implements sdk.ProgressSource.
 func (e *Engine) Snapshot() sdk.ProgressSnapshot {
@@ -346,9 +364,6 @@ func (s *sender) Send(ctx context.Context, c sdk.Credit) {
 		if ti == 0 {
 			firstToken() // the first request ended: a slot still held has no token to wait for
 		}
-		if rec == nil {
-			return // cut off by the grace period: excluded
-		}
 		lastStart = rec.StartPerfNs
 		done := Completed{Record: rec, Request: req}
 		if ti > 0 && !bytes.Equal(payload, req.Payload) {
@@ -409,8 +424,9 @@ func (s *sender) failTurn(c sdk.Credit, req *PreparedRequest, correlationID stri
 	s.done(Completed{Record: rec, Request: req})
 }
 
-// sendTurn sends one request; it returns nil when the request was cancelled
-// because the phase's grace period ended (such requests are excluded).
+// sendTurn sends one request. A request cancelled because the phase's grace
+// period ended comes back as a GraceCut record, counted apart from the
+// completed and failed ones.
 // Between transport.Send's start and its return no plugin runs except the
 // endpoint's FirstTokenDetector, and only when onFirst is set.
 func (s *sender) sendTurn(ctx context.Context, c sdk.Credit, req *PreparedRequest, url string, payload []byte, correlationID string, last bool, onFirst func()) *sdk.RequestRecord {
@@ -448,7 +464,12 @@ func (s *sender) sendTurn(ctx context.Context, c sdk.Credit, req *PreparedReques
 	}
 	e.transport.Send(ctx, treq, rec)
 	if rec.WasCancelled && errors.Is(context.Cause(ctx), sdk.ErrGraceExpired) {
-		return nil
+		// AIPerf's transport records such a request with this type, code and
+		// message (its records never reach the results; ours reach only the
+		// per-record exports).
+		rec.Error = &sdk.ErrorDetails{Code: transport.CodeCancelled, Type: transport.ErrTypeCancelled, Message: GraceCutMessage}
+		e.graceCut.Add(1)
+		return rec
 	}
 	if rec.Error != nil {
 		e.errors.Add(1)

@@ -14,6 +14,7 @@ import (
 	"time"
 
 	"github.com/aiperf-go/aiperf/core/clock"
+	"github.com/aiperf-go/aiperf/core/transport"
 	"github.com/aiperf-go/aiperf/mockserver"
 	"github.com/aiperf-go/aiperf/mockserver/mocktest"
 	sdk "github.com/aiperf-go/aiperf/plugin-sdk"
@@ -194,7 +195,10 @@ func (g graceStrategy) Run(ctx context.Context, plan sdk.PhasePlan, s sdk.Credit
 	return nil
 }
 
-func TestGraceExpiryExcludesRequests(t *testing.T) {
+// A request cut off by the grace period reaches done as a typed
+// cancellation that GraceCut recognises, counted apart from the completed
+// and failed requests.
+func TestGraceExpiryRecordsCancellation(t *testing.T) {
 	url := mocktest.Start(t, mockserver.Config{TTFT: 2 * time.Second})
 	e, err := New(realTransport(t), graceStrategy{after: 50 * time.Millisecond}, prepared(t, 1, []string{"m"}, true),
 		withDefaults(Options{URLs: []string{url + chatPath}, Streaming: true}))
@@ -205,8 +209,40 @@ func TestGraceExpiryExcludesRequests(t *testing.T) {
 	if err := e.RunPhase(context.Background(), sdk.PhasePlan{Phase: sdk.PhaseProfiling}, col.done); err != nil {
 		t.Fatal(err)
 	}
-	if len(col.got) != 0 {
-		t.Errorf("a request cut off by the grace period was recorded: %+v", col.got[0].Record.Error)
+	if len(col.got) != 1 {
+		t.Fatalf("%d records, want the 1 request cut off by the grace period", len(col.got))
+	}
+	rec := col.got[0].Record
+	if !GraceCut(rec) || rec.Error.Code != transport.CodeCancelled || rec.Error.Type != transport.ErrTypeCancelled ||
+		rec.CancellationTimeNs == 0 || rec.StartPerfNs == 0 {
+		t.Errorf("record = cancelled %v at %d, error %+v; want a grace cut-off %d %s", rec.WasCancelled, rec.CancellationTimeNs,
+			rec.Error, transport.CodeCancelled, transport.ErrTypeCancelled)
+	}
+	if n := e.GraceCutCount(); n != 1 {
+		t.Errorf("GraceCutCount = %d, want 1", n)
+	}
+	if snap := e.Snapshot(); snap.Sent != 1 || snap.Completed != 0 || snap.Errors != 0 {
+		t.Errorf("progress sent/completed/errors = %d/%d/%d, want 1/0/0", snap.Sent, snap.Completed, snap.Errors)
+	}
+}
+
+func TestGraceCut(t *testing.T) {
+	cut := &sdk.RequestRecord{WasCancelled: true, Error: &sdk.ErrorDetails{Code: 499, Type: transport.ErrTypeCancelled, Message: GraceCutMessage}}
+	for _, tc := range []struct {
+		name string
+		rec  *sdk.RequestRecord
+		want bool
+	}{
+		{"grace cut-off", cut, true},
+		{"nil", nil, false},
+		{"success", &sdk.RequestRecord{Status: 200}, false},
+		{"Ctrl-C or --request-cancellation-rate", &sdk.RequestRecord{WasCancelled: true,
+			Error: &sdk.ErrorDetails{Code: 499, Type: transport.ErrTypeCancelled, Message: "Request was cancelled after 0.050 seconds"}}, false},
+		{"not flagged cancelled", &sdk.RequestRecord{Error: cut.Error}, false},
+	} {
+		if got := GraceCut(tc.rec); got != tc.want {
+			t.Errorf("%s: GraceCut = %v, want %v", tc.name, got, tc.want)
+		}
 	}
 }
 
