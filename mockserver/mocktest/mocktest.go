@@ -4,6 +4,8 @@ package mocktest
 
 import (
 	"context"
+	"io"
+	"net/http"
 	"testing"
 	"time"
 
@@ -31,4 +33,20 @@ func Start(t testing.TB, cfg mockserver.Config) string {
 		}
 	})
 	return "http://" + addr
+}
+
+// Page starts a fast mock server and returns the body of its GET path (a
+// /metrics or /dcgm/metrics page a parser benchmark feeds on).
+func Page(t testing.TB, path string) []byte {
+	t.Helper()
+	resp, err := http.Get(Start(t, mockserver.Config{Fast: true}) + path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer resp.Body.Close()
+	body, err := io.ReadAll(resp.Body)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return body
 }

@@ -1,11 +1,8 @@
 package servermetrics
 
 import (
-	"io"
-	"net/http"
 	"testing"
 
-	"github.com/aiperf-go/aiperf/mockserver"
 	"github.com/aiperf-go/aiperf/mockserver/mocktest"
 )
 
@@ -14,17 +11,9 @@ import (
 // and fold it into the store. It runs every 333 ms per source, off the
 // timed path.
 func BenchmarkParseAndStore(b *testing.B) {
-	resp, err := http.Get(mocktest.Start(b, mockserver.Config{Fast: true}) + "/metrics")
-	if err != nil {
-		b.Fatal(err)
-	}
-	body, err := io.ReadAll(resp.Body)
-	resp.Body.Close()
-	if err != nil {
-		b.Fatal(err)
-	}
-	st := NewStore("http://mock/metrics")
+	body := mocktest.Page(b, "/metrics")
 	b.SetBytes(int64(len(body)))
+	st := NewStore("http://mock/metrics")
 	b.ReportAllocs()
 	var ns int64
 	for b.Loop() {
