@@ -404,7 +404,7 @@ func runAnalyze(cmd *cobra.Command, rawArgs []string, o analyzeOptions) error {
 	if err != nil {
 		return err
 	}
-	defer closeProfileRegistry(stderr, reg)
+	defer closeRegistry(stderr, reg)
 	serviceKind := ep.Metadata().ServiceKind
 
 	// The sweep's root: --artifact-dir itself, or "artifacts"; every point
@@ -463,7 +463,7 @@ func runAnalyze(cmd *cobra.Command, rawArgs []string, o analyzeOptions) error {
 
 	exit, cancelled, failed := app.ExitOK, false, 0
 	for i, p := range points {
-		cfgName := fmt.Sprintf("%s_run_config_%d", modelLabel(cfg), i)
+		cfgName := fmt.Sprintf("%s_run_config_%d", cfg.ModelLabel(), i)
 		if ckpt.point(p.value) != nil {
 			fmt.Fprintf(stderr, "%s:%s found in checkpoint - skipping profiling...\n", cfgName, p.name)
 			continue
@@ -520,7 +520,7 @@ func runAnalyze(cmd *cobra.Command, rawArgs []string, o analyzeOptions) error {
 	var rows []analyzeRow
 	for i, p := range points {
 		if cp := ckpt.point(p.value); cp != nil {
-			rows = append(rows, analyzeRow{configName: fmt.Sprintf("%s_run_config_%d", modelLabel(cfg), i), cfg: p.cfg, point: cp})
+			rows = append(rows, analyzeRow{configName: fmt.Sprintf("%s_run_config_%d", cfg.ModelLabel(), i), cfg: p.cfg, point: cp})
 		}
 	}
 	if len(rows) > 0 {
@@ -551,21 +551,9 @@ func runAnalyze(cmd *cobra.Command, rawArgs []string, o analyzeOptions) error {
 	return nil
 }
 
-// modelLabel is the first model name as artifact folders spell it.
-func modelLabel(cfg *config.RunConfig) string {
-	model := ""
-	if len(cfg.ModelNames) > 0 {
-		model = cfg.ModelNames[0]
-	}
-	if len(cfg.ModelNames) > 1 {
-		model += "_multi"
-	}
-	return strings.ReplaceAll(model, "/", "_")
-}
-
 // sweepFolder is GenAI-Perf's per-point folder name.
 func sweepFolder(cfg *config.RunConfig, serviceKind, label string) string {
-	return fmt.Sprintf("%s-%s-%s-%s", modelLabel(cfg), serviceKind, cfg.EndpointType, label)
+	return cfg.ArtifactRunName(serviceKind, label)
 }
 
 type analyzeRow struct {

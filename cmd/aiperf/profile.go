@@ -51,7 +51,7 @@ func runProfile(cmd *cobra.Command, rawArgs []string) error {
 	if err != nil {
 		return err
 	}
-	defer closeProfileRegistry(stderr, reg)
+	defer closeRegistry(stderr, reg)
 	// --num-profile-runs > 1: the same benchmark N times and its confidence
 	// aggregate (multirun.go).
 	if cfg.NumProfileRuns > 1 {
@@ -110,7 +110,7 @@ func runProfile(cmd *cobra.Command, rawArgs []string) error {
 // external plugins (discovered or given with --plugins) to the built-ins,
 // print the warnings, detect the dataset type, validate against the
 // registry's choices and against what the endpoint accepts. Close the
-// registry after use (closeProfileRegistry): that stops plugin processes.
+// registry after use (closeRegistry): that stops plugin processes.
 func prepareProfile(stderr io.Writer, cfg *config.RunConfig, warnings []string) (*registry.Registry, sdk.Endpoint, error) {
 	pluginLog := slog.New(slog.NewTextHandler(stderr, &slog.HandlerOptions{Level: slog.LevelInfo}))
 	opts := registryOptions(cfg.Plugins...)
@@ -120,7 +120,7 @@ func prepareProfile(stderr io.Writer, cfg *config.RunConfig, warnings []string) 
 		return nil, nil, err
 	}
 	fail := func(err error) (*registry.Registry, sdk.Endpoint, error) {
-		closeProfileRegistry(stderr, reg)
+		closeRegistry(stderr, reg)
 		return nil, nil, err
 	}
 	for _, w := range append(warnings, regWarnings...) {
@@ -144,12 +144,6 @@ func prepareProfile(stderr io.Writer, cfg *config.RunConfig, warnings []string) 
 		return fail(err)
 	}
 	return reg, ep, nil
-}
-
-func closeProfileRegistry(stderr io.Writer, reg *registry.Registry) {
-	if err := reg.Close(); err != nil {
-		fmt.Fprintln(stderr, "Warning:", err)
-	}
 }
 
 // detectDatasetType names the first custom dataset loader, in manifest

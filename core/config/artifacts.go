@@ -41,6 +41,19 @@ func (c *RunConfig) ArtifactDirectory(serviceKind string) string {
 }
 
 func (c *RunConfig) artifactRunName(serviceKind string) string {
+	return c.ArtifactRunName(serviceKind, c.Stimulus())
+}
+
+// ArtifactRunName is AIPerf's run folder name with stimulus as its last
+// part: <ModelLabel>-<service kind>-<endpoint type>-<stimulus> (GenAI-Perf's
+// analyze names its points so).
+func (c *RunConfig) ArtifactRunName(serviceKind, stimulus string) string {
+	return fmt.Sprintf("%s-%s-%s-%s", c.ModelLabel(), serviceKind, c.EndpointType, stimulus)
+}
+
+// ModelLabel is the model part of artifact names: the first --model,
+// "_multi" appended when there are several, "/" written as "_".
+func (c *RunConfig) ModelLabel() string {
 	model := ""
 	if len(c.ModelNames) > 0 {
 		model = c.ModelNames[0]
@@ -48,8 +61,7 @@ func (c *RunConfig) artifactRunName(serviceKind string) string {
 	if len(c.ModelNames) > 1 {
 		model += "_multi"
 	}
-	model = strings.ReplaceAll(model, "/", "_")
-	return fmt.Sprintf("%s-%s-%s-%s", model, serviceKind, c.EndpointType, c.Stimulus())
+	return strings.ReplaceAll(model, "/", "_")
 }
 
 // Stimulus names the load in the artifact directory, as AIPerf does:

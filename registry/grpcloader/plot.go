@@ -49,15 +49,15 @@ func (a *Plot) Render(run *sdk.PlotRun, opts sdk.PlotOptions, w io.Writer) error
 }
 
 func (a *Plot) applies(runs []*sdk.PlotRun, comparison bool) bool {
-	const method = "PlotApplies"
-	ok, err := a.appliesCall(method, runs, comparison)
+	ok, err := a.appliesCall(runs, comparison)
 	a.mu.Lock()
 	a.pending = err
 	a.mu.Unlock()
 	return ok || err != nil
 }
 
-func (a *Plot) appliesCall(method string, runs []*sdk.PlotRun, comparison bool) (bool, error) {
+func (a *Plot) appliesCall(runs []*sdk.PlotRun, comparison bool) (bool, error) {
+	const method = "PlotApplies"
 	if err := a.deadError(method); err != nil {
 		return false, err
 	}
