@@ -10,6 +10,8 @@ import (
 	"github.com/aiperf-go/aiperf/core/config"
 	"github.com/aiperf-go/aiperf/core/gate"
 	"github.com/aiperf-go/aiperf/core/live"
+	"github.com/aiperf-go/aiperf/core/records"
+	"github.com/aiperf-go/aiperf/core/validity"
 	sdk "github.com/aiperf-go/aiperf/plugin-sdk"
 )
 
@@ -61,25 +63,20 @@ func (r *Runner) newWatch(stop func(error)) *gate.Watch {
 }
 
 // collectorHooks are what the record collector calls for every record after
-// the accumulators: the live display's tap and the gate's watch.
-func collectorHooks(tap *live.Tap, w *gate.Watch) interface{ Add(*sdk.RecordMetrics) } {
-	switch {
-	case w == nil:
-		return liveTap(tap)
-	case tap == nil:
-		return w
+// the accumulators: the live display's tap, the gate's watch and the
+// validity collector, those the run has.
+func collectorHooks(tap *live.Tap, w *gate.Watch, v *validity.Collector) []records.Hook {
+	var hooks []records.Hook
+	if tap != nil {
+		hooks = append(hooks, tap)
 	}
-	return bothHooks{tap, w}
-}
-
-type bothHooks struct {
-	tap   *live.Tap
-	watch *gate.Watch
-}
-
-func (b bothHooks) Add(rm *sdk.RecordMetrics) {
-	b.tap.Add(rm)
-	b.watch.Add(rm)
+	if w != nil {
+		hooks = append(hooks, w)
+	}
+	if v != nil {
+		hooks = append(hooks, v)
+	}
+	return hooks
 }
 
 // gateVerdict decides the exit status from the results, the watch and the

@@ -177,9 +177,13 @@ func (r *Runner) Run(ctx context.Context) (*Outcome, error) {
 	}
 	pipe := records.NewPipeline(records.Config{
 		Endpoint: r.Endpoint, Tokenizer: r.Tokenizer, Processors: plugins(r.Outputs.Processors),
-		Accumulators: skipGraceCut(plugins(r.Outputs.Accumulators)), WarmupAccumulators: skipGraceCut(plugins(r.warmupAccs)), Sinks: recordSinks(sinks), Logger: r.Log, TokenSource: tokenSource(s),
+		Accumulators: plugins(r.Outputs.Accumulators), WarmupAccumulators: plugins(r.warmupAccs), Sinks: recordSinks(sinks), Logger: r.Log, TokenSource: tokenSource(s),
 		Catalog: r.Outputs.Catalog, ProcessorNames: ids(r.Outputs.Processors),
-		Phases: metrics.PhaseLayout{Warmup: s.Warmup != nil}, Live: skipGraceCutHooks(withValidity(collectorHooks(tap, watch), r.validity)),
+		Phases: metrics.PhaseLayout{Warmup: s.Warmup != nil}, Hooks: collectorHooks(tap, watch, r.validity),
+		// Requests cut off by a grace period reach the per-record exports as
+		// cancellations but no metric, live statistic, gate or validity
+		// count: AIPerf leaves them out of its results.
+		Exclude: engine.GraceCut,
 	})
 
 	r.UI.Start(ctx, progress)
@@ -657,11 +661,3 @@ func addSystemPrompt(convs []sdk.Conversation, prompt string) {
 // systemPromptJoin separates --system-prompt from a dataset's own system
 // message (AIPerf's SYSTEM_PROMPT_JOIN_SEP).
 const systemPromptJoin = "\n\n"
-
-// liveTap keeps a nil *live.Tap a nil interface, so the pipeline skips it.
-func liveTap(t *live.Tap) interface{ Add(*sdk.RecordMetrics) } {
-	if t == nil {
-		return nil
-	}
-	return t
-}

@@ -36,24 +36,6 @@ func (r *Runner) newValidity() *validity.Collector {
 	return validity.NewCollector(r.validityTarget().OpenLoop)
 }
 
-// withValidity adds the validity collector to the record collector's hooks.
-func withValidity(h interface{ Add(*sdk.RecordMetrics) }, c *validity.Collector) interface{ Add(*sdk.RecordMetrics) } {
-	if h == nil {
-		return c
-	}
-	return validityHooks{h, c}
-}
-
-type validityHooks struct {
-	hooks interface{ Add(*sdk.RecordMetrics) }
-	c     *validity.Collector
-}
-
-func (v validityHooks) Add(rm *sdk.RecordMetrics) {
-	v.hooks.Add(rm)
-	v.c.Add(rm)
-}
-
 // validityReport evaluates the verdict and writes validity.json; the file
 // is listed with the exports.
 func (r *Runner) validityReport(c *validity.Collector) (*validity.Report, []sdk.ExportedFile, error) {

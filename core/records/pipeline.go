@@ -28,7 +28,8 @@ type Pipeline struct {
 	accumulators []sdk.Accumulator
 	warmupAccs   []sdk.Accumulator
 	sinks        []sdk.RecordSink
-	live         interface{ Add(*sdk.RecordMetrics) }
+	hooks        []Hook
+	exclude      func(*sdk.RequestRecord) bool
 	log          *slog.Logger
 	tokenSource  TokenSource
 	// warned holds the undeclared tags already logged.
@@ -71,10 +72,17 @@ type Config struct {
 	TokenSource TokenSource
 	// Workers is the number of parsing goroutines; 0 means GOMAXPROCS.
 	Workers int
-	// Live, when set, sees every processed record (warmup and profiling)
-	// after the accumulators: a live display's statistics (core/live).
-	Live interface{ Add(*sdk.RecordMetrics) }
+	// Hooks see every processed record (warmup and profiling) after the
+	// accumulators: the live display's tap, the gate's watch, the validity
+	// collector.
+	Hooks []Hook
+	// Exclude, when set, keeps a record from the accumulators and hooks;
+	// sinks still write it (requests cut off by a grace period).
+	Exclude func(*sdk.RequestRecord) bool
 }
+
+// Hook is fed every processed record the accumulators are fed.
+type Hook interface{ Add(*sdk.RecordMetrics) }
 
 // NewPipeline starts the pipeline's goroutines.
 func NewPipeline(cfg Config) *Pipeline {
@@ -96,7 +104,7 @@ func NewPipeline(cfg Config) *Pipeline {
 	}
 	p := &Pipeline{
 		endpoint: cfg.Endpoint, tokenizer: cfg.Tokenizer, processors: cfg.Processors,
-		names: names, catalog: cfg.Catalog, layout: cfg.Phases, accumulators: cfg.Accumulators, warmupAccs: cfg.WarmupAccumulators, sinks: cfg.Sinks, live: cfg.Live, log: log, tokenSource: cfg.TokenSource,
+		names: names, catalog: cfg.Catalog, layout: cfg.Phases, accumulators: cfg.Accumulators, warmupAccs: cfg.WarmupAccumulators, sinks: cfg.Sinks, hooks: cfg.Hooks, exclude: cfg.Exclude, log: log, tokenSource: cfg.TokenSource,
 		in:        make(chan engine.Completed, 4096),
 		processed: make(chan *sdk.RecordMetrics, 4096),
 	}
@@ -168,11 +176,13 @@ func (p *Pipeline) collect() {
 		if rm.Record.Phase == sdk.PhaseWarmup {
 			accs = p.warmupAccs
 		}
-		for _, acc := range accs {
-			acc.Add(rm)
-		}
-		if p.live != nil {
-			p.live.Add(rm)
+		if p.exclude == nil || !p.exclude(rm.Record) {
+			for _, acc := range accs {
+				acc.Add(rm)
+			}
+			for _, h := range p.hooks {
+				h.Add(rm)
+			}
 		}
 		if len(p.sinks) > 0 {
 			info := metrics.ToRecordInfoIn(rm, p.catalog, RecordProcessorID, p.layout)

@@ -423,7 +423,7 @@ func TestPipelineRoutesWarmupRecordsToTheirOwnAccumulators(t *testing.T) {
 	profiling, warmup, sink, live := newObserver(), newObserver(), newObserver(), newObserver()
 	p := NewPipeline(Config{Endpoint: chat, Tokenizer: words, Processors: []sdk.RecordProcessor{testfixtures.Processor{}},
 		Catalog: cat, Accumulators: []sdk.Accumulator{profiling}, WarmupAccumulators: []sdk.Accumulator{warmup},
-		Sinks: []sdk.RecordSink{sink}, Phases: metrics.PhaseLayout{Warmup: true}, Live: live})
+		Sinks: []sdk.RecordSink{sink}, Phases: metrics.PhaseLayout{Warmup: true}, Hooks: []Hook{live}})
 	for _, c := range done {
 		p.Submit(c)
 	}
