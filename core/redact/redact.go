@@ -43,12 +43,10 @@ func Name(name string) bool {
 	return containsAny(n, nameFragments)
 }
 
-// aiperfHeaders are AIPerf 0.13's exact credential header names
-// (common/redact.py _SENSITIVE_HEADER_NAMES).
-var aiperfHeaders = map[string]bool{
-	"authorization": true, "proxy-authorization": true, "x-api-key": true, "api-key": true,
-	"ocp-apim-subscription-key": true, "x-goog-api-key": true, "x-functions-key": true,
-	"aeg-sas-key": true, "x-amz-security-token": true, "cookie": true, "set-cookie": true,
+// aiperfTokenHeaders complete configHeaders to AIPerf 0.13's exact
+// credential header names (common/redact.py _SENSITIVE_HEADER_NAMES); Header
+// checks configHeaders through Name.
+var aiperfTokenHeaders = map[string]bool{
 	"x-auth-token": true, "x-access-token": true, "x-session-token": true,
 	"x-csrf-token": true, "x-xsrf-token": true,
 }
@@ -65,7 +63,7 @@ var aiperfHeaderFragments = []string{
 // whatever either would. Matching ignores case.
 func Header(name string) bool {
 	n := strings.ToLower(strings.TrimSpace(name))
-	return aiperfHeaders[n] || containsAny(n, aiperfHeaderFragments) || Name(n)
+	return aiperfTokenHeaders[n] || containsAny(n, aiperfHeaderFragments) || Name(n)
 }
 
 func containsAny(s string, frags []string) bool {
