@@ -288,7 +288,7 @@ func recordFromLine(l *exportLine, cat *metrics.Catalog) (*sdk.RecordMetrics, er
 		}
 		mul := 1.0
 		if def, ok := cat.Lookup(tag); ok {
-			mul = displayMultiplier(def.Unit, def.DisplayUnit)
+			mul = def.FromDisplay(1)
 		}
 		var one float64
 		if err := json.Unmarshal(m.Value, &one); err == nil {
@@ -305,20 +305,6 @@ func recordFromLine(l *exportLine, cat *metrics.Catalog) (*sdk.RecordMetrics, er
 		values[tag] = sdk.MetricValue{IsList: true, List: list}
 	}
 	return &sdk.RecordMetrics{Record: rec, Values: values}, nil
-}
-
-// mergeTimeUnits are the time units the catalog converts between, in ns
-// (core/metrics' table): a display value times unit/base is the value back
-// in its declared unit.
-var mergeTimeUnits = map[string]float64{"ns": 1, "us": 1e3, "ms": 1e6, "sec": 1e9, "s": 1e9}
-
-func displayMultiplier(base, display string) float64 {
-	from, okFrom := mergeTimeUnits[base]
-	to, okTo := mergeTimeUnits[display]
-	if display == "" || display == base || !okFrom || !okTo {
-		return 1
-	}
-	return to / from
 }
 
 // summaryCancelled reads was_cancelled from dir's summary.

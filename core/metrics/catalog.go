@@ -39,6 +39,16 @@ func (d Def) ToDisplay(v float64) float64 {
 	return v / div
 }
 
+// FromDisplay converts a value in the metric's display unit back to its
+// unit (a per-record export read back).
+func (d Def) FromDisplay(v float64) float64 {
+	div, err := displayDivisor(d.Unit, d.DisplayUnit)
+	if err != nil || div == 1 {
+		return v
+	}
+	return v * div
+}
+
 // metricID indexes a catalog's tables: declared record metrics first, in
 // declaration order, then the run-level metrics, then the sweep metrics.
 type metricID int32
