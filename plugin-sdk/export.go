@@ -174,7 +174,8 @@ type RecordMetadata struct {
 // (jsonl) implement it in addition to DataExporter. A sink receives the
 // warmup phase's records too (Metadata.BenchmarkPhase "warmup"), as
 // AIPerf's per-record export carries them; a sink that reports on the
-// profiling phase only must skip them.
+// profiling phase only must skip them. rec and what it points to are the
+// sink's only during WriteRecord: the core reuses them for the next record.
 type RecordSink interface {
 	Open(ec *ExportContext) error
 	WriteRecord(rec *RecordInfo) error

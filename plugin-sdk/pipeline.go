@@ -132,8 +132,18 @@ type RecordProcessor interface {
 	Process(rec *ParsedRecord) (*RecordMetrics, error)
 }
 
+// RecordRecycler is implemented by record processors that reuse what
+// Process returns: once every accumulator, hook and sink has seen a record
+// (none may keep Values or the RecordMetrics past its call), the core hands
+// it back. Pooling the per-record map keeps the garbage collector idle
+// during a run, which is what keeps sends on schedule.
+type RecordRecycler interface {
+	Recycle(rm *RecordMetrics)
+}
+
 // Accumulator folds processed records into results (category accumulator).
-// Add is called from one goroutine at a time. Init (sdk.Initializer) tells
+// Add is called from one goroutine at a time; the record and its Values are
+// the accumulator's only during the call (they are recycled). Init (sdk.Initializer) tells
 // it the run; SetMetrics (sdk.MetricsAware) the declared metrics it may see.
 type Accumulator interface {
 	Add(rec *RecordMetrics)

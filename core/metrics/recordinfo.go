@@ -60,8 +60,37 @@ func ToRecordInfoIn(rm *sdk.RecordMetrics, cat *Catalog, processorID string, lay
 	if rm == nil || rm.Record == nil {
 		return nil
 	}
-	rec := rm.Record
 	box := &recordInfoBox{}
+	box.fill(rm, cat, processorID, layout, make(map[string]sdk.RecordMetric, len(rm.Values)))
+	return &box.info
+}
+
+// RecordInfoBuilder builds export lines as ToRecordInfoIn does, reusing one
+// RecordInfo and its metrics map: what Build returns is valid until the
+// next Build. For the single collector goroutine of a run, whose sinks
+// encode each line before returning.
+type RecordInfoBuilder struct {
+	box recordInfoBox
+}
+
+// Build is ToRecordInfoIn into the builder's storage.
+func (b *RecordInfoBuilder) Build(rm *sdk.RecordMetrics, cat *Catalog, processorID string, layout PhaseLayout) *sdk.RecordInfo {
+	if rm == nil || rm.Record == nil {
+		return nil
+	}
+	m := b.box.info.Metrics
+	if m == nil {
+		m = make(map[string]sdk.RecordMetric, len(rm.Values))
+	}
+	clear(m)
+	b.box = recordInfoBox{}
+	b.box.fill(rm, cat, processorID, layout, m)
+	return &b.box.info
+}
+
+// fill writes rm's export line into the box, its metrics into m (empty).
+func (box *recordInfoBox) fill(rm *sdk.RecordMetrics, cat *Catalog, processorID string, layout PhaseLayout, m map[string]sdk.RecordMetric) {
+	rec := rm.Record
 	phaseIndex, profilingIndex := layout.indices(rec.Phase)
 	info := &box.info
 	info.Metadata = sdk.RecordMetadata{
@@ -82,7 +111,7 @@ func ToRecordInfoIn(rm *sdk.RecordMetrics, cat *Catalog, processorID string, lay
 		// Every session of a CLI run is a root session.
 		RootCorrelationID: rec.XCorrelationID,
 	}
-	info.Metrics = make(map[string]sdk.RecordMetric, len(rm.Values))
+	info.Metrics = m
 	info.Error = rec.Error
 	md := &info.Metadata
 	if profilingIndex >= 0 {
@@ -131,7 +160,6 @@ func ToRecordInfoIn(rm *sdk.RecordMetrics, cat *Catalog, processorID string, lay
 		}
 		info.Metrics[TagGoodRequestCount] = sdk.RecordMetric{Value: good, Unit: UnitRequests}
 	}
-	return info
 }
 
 func rawMetric(mv sdk.MetricValue) sdk.RecordMetric {

@@ -35,8 +35,15 @@ type Pipeline struct {
 	// warned holds the undeclared tags already logged.
 	warned sync.Map
 
+	// recyclers[i] takes back what processors[i] returned (nil when it
+	// does not pool them).
+	recyclers []sdk.RecordRecycler
+	// info is reused for every record's export line (the collector is one
+	// goroutine and sinks do not keep what they are given).
+	info metrics.RecordInfoBuilder
+
 	in        chan engine.Completed
-	processed chan *sdk.RecordMetrics
+	processed chan processed
 	workers   sync.WaitGroup
 	collector sync.WaitGroup
 
@@ -81,8 +88,17 @@ type Config struct {
 	Exclude func(*sdk.RequestRecord) bool
 }
 
-// Hook is fed every processed record the accumulators are fed.
+// Hook is fed every processed record the accumulators are fed. Like
+// accumulators and sinks it must not keep the record or its Values after
+// Add returns: they are recycled.
 type Hook interface{ Add(*sdk.RecordMetrics) }
+
+// processed is a record's merged metrics and the index of the processor
+// whose RecordMetrics carries them (-1: the pipeline's own).
+type processed struct {
+	rm    *sdk.RecordMetrics
+	owner int
+}
 
 // NewPipeline starts the pipeline's goroutines.
 func NewPipeline(cfg Config) *Pipeline {
@@ -106,7 +122,11 @@ func NewPipeline(cfg Config) *Pipeline {
 		endpoint: cfg.Endpoint, tokenizer: cfg.Tokenizer, processors: cfg.Processors,
 		names: names, catalog: cfg.Catalog, layout: cfg.Phases, accumulators: cfg.Accumulators, warmupAccs: cfg.WarmupAccumulators, sinks: cfg.Sinks, hooks: cfg.Hooks, exclude: cfg.Exclude, log: log, tokenSource: cfg.TokenSource,
 		in:        make(chan engine.Completed, 4096),
-		processed: make(chan *sdk.RecordMetrics, 4096),
+		processed: make(chan processed, 4096),
+		recyclers: make([]sdk.RecordRecycler, len(cfg.Processors)),
+	}
+	for i, proc := range cfg.Processors {
+		p.recyclers[i], _ = proc.(sdk.RecordRecycler)
 	}
 	for range workers {
 		p.workers.Go(p.work)
@@ -143,6 +163,7 @@ func (p *Pipeline) work() {
 		// Parse may have turned the record into an error; the gate follows.
 		valid := parsed.Record.Valid()
 		var merged *sdk.RecordMetrics
+		owner := -1
 		for i, proc := range p.processors {
 			rm, err := proc.Process(parsed)
 			if err == nil && (rm == nil || rm.Values == nil) {
@@ -156,22 +177,31 @@ func (p *Pipeline) work() {
 				p.warnUndeclared(i, rm.Values)
 			}
 			if merged == nil {
-				merged = rm
+				merged, owner = rm, i
 				continue
 			}
 			for k, v := range rm.Values {
 				merged.Values[k] = v
 			}
+			p.recycle(i, rm)
 		}
 		if merged == nil {
 			merged = &sdk.RecordMetrics{Record: parsed.Record, Values: map[string]sdk.MetricValue{}, InputTokens: parsed.InputTokens}
 		}
-		p.processed <- merged
+		p.processed <- processed{rm: merged, owner: owner}
+	}
+}
+
+// recycle hands a processor back its RecordMetrics when it pools them.
+func (p *Pipeline) recycle(owner int, rm *sdk.RecordMetrics) {
+	if owner >= 0 && p.recyclers[owner] != nil {
+		p.recyclers[owner].Recycle(rm)
 	}
 }
 
 func (p *Pipeline) collect() {
-	for rm := range p.processed {
+	for pr := range p.processed {
+		rm := pr.rm
 		accs := p.accumulators
 		if rm.Record.Phase == sdk.PhaseWarmup {
 			accs = p.warmupAccs
@@ -185,7 +215,7 @@ func (p *Pipeline) collect() {
 			}
 		}
 		if len(p.sinks) > 0 {
-			info := metrics.ToRecordInfoIn(rm, p.catalog, RecordProcessorID, p.layout)
+			info := p.info.Build(rm, p.catalog, RecordProcessorID, p.layout)
 			if info != nil {
 				// The raw exporter writes the exchange from the record itself.
 				info.Request = rm.Record
@@ -196,6 +226,7 @@ func (p *Pipeline) collect() {
 				}
 			}
 		}
+		p.recycle(pr.owner, rm)
 		p.errMu.Lock()
 		p.records++
 		p.errMu.Unlock()

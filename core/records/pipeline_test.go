@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"log/slog"
+	"maps"
 	"strings"
 	"sync"
 	"testing"
@@ -109,7 +110,8 @@ func (o *observer) Add(rm *sdk.RecordMetrics) {
 	o.mu.Lock()
 	defer o.mu.Unlock()
 	o.added[rm.Record.XRequestID]++
-	o.values[rm.Record.XRequestID] = rm.Values
+	// The pipeline recycles what it hands out: keep copies.
+	o.values[rm.Record.XRequestID] = maps.Clone(rm.Values)
 }
 func (o *observer) Summarize() (*sdk.Results, error) { return &sdk.Results{}, nil }
 
@@ -118,7 +120,20 @@ func (o *observer) WriteRecord(rec *sdk.RecordInfo) error {
 	o.mu.Lock()
 	defer o.mu.Unlock()
 	o.written[rec.Metadata.XRequestID]++
-	o.lines[rec.Metadata.XRequestID] = rec
+	line := *rec
+	line.Metrics = maps.Clone(rec.Metrics)
+	md := &line.Metadata
+	for _, p := range []**int64{&md.RequestAckNs, &md.CreditIssuedNs, &md.CancellationTimeNs} {
+		if *p != nil {
+			v := **p
+			*p = &v
+		}
+	}
+	if md.ProfilingIndex != nil {
+		v := *md.ProfilingIndex
+		md.ProfilingIndex = &v
+	}
+	o.lines[rec.Metadata.XRequestID] = &line
 	return nil
 }
 func (o *observer) Close() error { o.closed++; return nil }
@@ -443,6 +458,59 @@ func TestPipelineRoutesWarmupRecordsToTheirOwnAccumulators(t *testing.T) {
 		}
 		if md.BenchmarkPhase != c.Record.Phase || md.PhaseIndex != wantIndex {
 			t.Errorf("%s: phase %q index %d, want %q %d", c.Record.XRequestID, md.BenchmarkPhase, md.PhaseIndex, c.Record.Phase, wantIndex)
+		}
+	}
+}
+
+// recycling wraps a processor as a pooling one would: it counts what the
+// pipeline hands back and checks that every accumulator and sink had seen
+// a record before its values came back.
+type recycling struct {
+	sdk.RecordProcessor
+	obs      *observer
+	owner    bool // its values are the merged record's
+	mu       sync.Mutex
+	returned map[string]int
+}
+
+func (r *recycling) Recycle(rm *sdk.RecordMetrics) {
+	id := rm.Record.XRequestID
+	r.mu.Lock()
+	r.returned[id]++
+	r.mu.Unlock()
+	if r.owner {
+		r.obs.mu.Lock()
+		seen := r.obs.added[id] == 1 && r.obs.written[id] == 1
+		r.obs.mu.Unlock()
+		if !seen {
+			panic("values of " + id + " recycled before the accumulator and the sink saw them")
+		}
+	}
+	clear(rm.Values)
+}
+
+func TestPipelineRecyclesValuesOnceEveryoneSawThem(t *testing.T) {
+	const n = 25
+	done := finished(n, false)
+	info := testfixtures.StreamingRun()
+	obs := newObserver()
+	first := &recycling{RecordProcessor: testfixtures.Processor{}, obs: obs, owner: true, returned: map[string]int{}}
+	second := &recycling{RecordProcessor: tagger{}, obs: obs, returned: map[string]int{}}
+	p := NewPipeline(Config{Endpoint: chat, Tokenizer: words, Processors: []sdk.RecordProcessor{first, second},
+		Catalog: fixtureCatalog(t, info), Accumulators: []sdk.Accumulator{obs}, Sinks: []sdk.RecordSink{obs},
+		Workers: 3, Logger: slog.New(slog.DiscardHandler)})
+	for _, c := range copies(done) {
+		p.Submit(c)
+	}
+	if err := p.Close(); err != nil {
+		t.Fatalf("Close: %v", err)
+	}
+	exactlyOnce(t, "recycled (merged record)", first.returned, done)
+	exactlyOnce(t, "recycled (merged into another)", second.returned, done)
+	// What the observer kept is intact: clearing the recycled maps did not reach it.
+	for id, vals := range obs.values {
+		if _, ok := vals["tagged"]; !ok || len(vals) < 2 {
+			t.Errorf("record %s kept %v, want the merged values of both processors", id, vals)
 		}
 	}
 }

@@ -248,3 +248,35 @@ func BenchmarkProcessRecord(b *testing.B) {
 		}
 	}
 }
+
+// A recycled RecordMetrics comes back empty: an error record processed
+// after a streamed one carries none of the streamed one's values.
+func TestRecycledValuesStartEmpty(t *testing.T) {
+	p := New()
+	first, err := p.Process(streamed("a", " b", " c"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, ok := first.Values["time_to_first_token"]; !ok {
+		t.Fatalf("streamed record has no TTFT: %v", first.Values)
+	}
+	p.Recycle(first)
+	failed := &sdk.ParsedRecord{Record: &sdk.RequestRecord{StartPerfNs: 0, EndPerfNs: 5, TimestampNs: 1,
+		Error: &sdk.ErrorDetails{Code: 500, Type: "Internal Server Error", Message: "boom"}}}
+	// sync.Pool may or may not return the recycled one; either way no stale value.
+	for range 3 {
+		rm, err := p.Process(failed)
+		if err != nil {
+			t.Fatal(err)
+		}
+		for _, tag := range []string{"time_to_first_token", "output_sequence_length", "inter_token_latency"} {
+			if v, ok := rm.Values[tag]; ok {
+				t.Errorf("error record carries %s = %+v from a recycled record", tag, v)
+			}
+		}
+		if rm.Record != failed.Record {
+			t.Error("recycled RecordMetrics points at the old request record")
+		}
+		p.Recycle(rm)
+	}
+}
