@@ -381,7 +381,7 @@ func (s *sender) Send(ctx context.Context, c sdk.Credit) {
 				historyErr = fmt.Errorf("the answer of turn %d could not be parsed for the history: %w", ti, err)
 				continue
 			}
-			history = append(history, sdk.HistoryEntry{Role: roleOf(req.Turn), Text: historyText(req)},
+			history = append(history, sdk.HistoryEntry{Role: roleOf(*req.TurnInfo()), Text: historyText(req)},
 				sdk.HistoryEntry{Role: "assistant", Text: answer})
 		}
 	}
@@ -502,8 +502,8 @@ func (e *Engine) waitTurn(ctx context.Context, req *PreparedRequest, prevStart i
 		wait := time.Duration(prevStart + int64(gap) - clock.Now())
 		return wait <= 0 || sleepCtx(ctx, wait)
 	}
-	if req.Turn.DelayMs != nil && *req.Turn.DelayMs > 0 {
-		return sleepCtx(ctx, time.Duration(*req.Turn.DelayMs*float64(time.Millisecond)))
+	if d := req.TurnInfo().DelayMs; d != nil && *d > 0 {
+		return sleepCtx(ctx, time.Duration(*d*float64(time.Millisecond)))
 	}
 	return true
 }
@@ -544,7 +544,7 @@ func (e *Engine) answerText(rec *sdk.RequestRecord) (string, error) {
 // historyText is a sent turn's text as later turns repeat it: its own
 // texts, without the conversation's system prompt and user context.
 func historyText(req *PreparedRequest) string {
-	return strings.Join(req.Turn.Texts, " ")
+	return strings.Join(req.TurnInfo().Texts, " ")
 }
 
 func roleOf(t sdk.Turn) string {

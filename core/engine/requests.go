@@ -4,6 +4,7 @@ import (
 	"context"
 	"fmt"
 	"math/rand/v2"
+	"reflect"
 	"sync"
 
 	sdk "github.com/aiperf-go/aiperf/plugin-sdk"
@@ -19,8 +20,12 @@ type PreparedRequest struct {
 	Payload        []byte
 	MaxTokens      *int
 	// Turn is the dataset turn, kept to re-render later turns of a session
-	// with the conversation's history.
-	Turn sdk.Turn
+	// with the conversation's history; nil reads as an empty turn
+	// (TurnInfo). The turns of single-turn
+	// conversations keep only what the send path reads (lean), and all
+	// those with nothing left share one empty Turn: at a million prompts
+	// a Turn per request was 300 MB.
+	Turn *sdk.Turn
 	// SystemMessage and UserContextMessage are the conversation's, sent with
 	// every turn.
 	SystemMessage, UserContextMessage string
@@ -54,11 +59,20 @@ func (r *PreparedRequest) Inputs(ep sdk.Endpoint, tok sdk.Tokenizer, body []byte
 	return text, r.isl.tokens, in
 }
 
+// TurnInfo is the request's dataset turn, the empty turn when it has none.
+func (r *PreparedRequest) TurnInfo() *sdk.Turn {
+	if r.Turn == nil {
+		return &emptyTurn
+	}
+	return r.Turn
+}
+
 // SelfContained reports whether the turn carries its whole request (a
 // verbatim body or message array): it is sent as prepared, never
 // re-rendered with the session's history.
 func (r *PreparedRequest) SelfContained() bool {
-	return len(r.Turn.RawPayload) > 0 || len(r.Turn.RawMessages) > 0
+	t := r.TurnInfo()
+	return len(t.RawPayload) > 0 || len(t.RawMessages) > 0
 }
 
 // PrepareOptions are the run settings that shape payloads.
@@ -83,7 +97,7 @@ func (o PrepareOptions) RequestInfo(req *PreparedRequest, history []sdk.HistoryE
 	return sdk.RequestInfo{
 		Model:              req.Model,
 		Streaming:          o.Streaming,
-		Turn:               req.Turn,
+		Turn:               *req.TurnInfo(),
 		History:            history,
 		UseLegacyMaxTokens: o.UseLegacyMaxTokens,
 		IncludeUsage:       o.Streaming && o.IncludeUsage,
@@ -97,8 +111,8 @@ func (o PrepareOptions) RequestInfo(req *PreparedRequest, history []sdk.HistoryE
 // (AIPerf sends raw_payload as is, bypassing the endpoint), else the
 // endpoint's format of the turn with history.
 func (o PrepareOptions) Render(ep sdk.Endpoint, req *PreparedRequest, history []sdk.HistoryEntry) ([]byte, error) {
-	if len(req.Turn.RawPayload) > 0 {
-		return req.Turn.RawPayload, nil
+	if raw := req.TurnInfo().RawPayload; len(raw) > 0 {
+		return raw, nil
 	}
 	return ep.FormatPayload(o.RequestInfo(req, history))
 }
@@ -142,7 +156,7 @@ func PrepareContext(ctx context.Context, ep sdk.Endpoint, convs []sdk.Conversati
 				TurnIndex:          ti,
 				Model:              model,
 				MaxTokens:          turn.MaxTokens,
-				Turn:               turn,
+				Turn:               &conv.Turns[ti],
 				SystemMessage:      conv.SystemMessage,
 				UserContextMessage: conv.UserContextMessage,
 			}
@@ -161,7 +175,7 @@ func PrepareContext(ctx context.Context, ep sdk.Endpoint, convs []sdk.Conversati
 				// dataset's copy is let go now, not after the last body is
 				// built (at 1M entries the two would not fit together).
 				req.Turn = lean(turn)
-				convs[ci].Turns[0] = req.Turn
+				convs[ci].Turns[0] = sdk.Turn{}
 			}
 			reqs = append(reqs, req)
 			entry.Payloads = append(entry.Payloads, body)
@@ -171,13 +185,22 @@ func PrepareContext(ctx context.Context, ep sdk.Endpoint, convs []sdk.Conversati
 	return reqs, inputs, nil
 }
 
-// lean is a turn without its texts and media, the large fields a request
-// that is never re-rendered no longer needs once its body is built.
-func lean(t sdk.Turn) sdk.Turn {
+// lean is a turn reduced to what the send path still reads of a request
+// that is never re-rendered (its delay, schedule offset, audio length,
+// verbatim payload): its texts, media and rendering inputs are in the body
+// now. A turn with nothing left is the shared empty one.
+func lean(t sdk.Turn) *sdk.Turn {
 	t.Texts, t.TextGroups, t.Images, t.Audios, t.Videos = nil, nil, nil, nil, nil
 	t.RawMessages, t.RawTools = nil, nil
-	return t
+	t.MaxTokens, t.Model, t.Role, t.Extra = nil, "", "", nil
+	if reflect.ValueOf(t).IsZero() {
+		return &emptyTurn
+	}
+	return &t
 }
+
+// emptyTurn is the lean turn of most single-turn requests; read-only.
+var emptyTurn sdk.Turn
 
 // modelPicker assigns models to conversations: round robin, or uniformly at
 // random from a seeded source (--model-selection-strategy).

@@ -93,14 +93,17 @@ func TestPreparePayloadPerTurn(t *testing.T) {
 						t.Errorf("request %d carries the body of call %d", k, b.Call)
 					}
 					// A multi-turn session keeps its turns for re-rendering; a
-					// single-turn one only what records read (the body holds the
-					// prompt, once).
+					// single-turn one only what the send path reads (the body
+					// holds the prompt, once), here nothing: the shared empty turn.
 					keep := turn
 					if len(conv.Turns) == 1 {
-						keep = sdk.Turn{MaxTokens: turn.MaxTokens, Extra: turn.Extra, Model: turn.Model, Role: turn.Role}
+						keep = sdk.Turn{}
+						if r.Turn != &emptyTurn {
+							t.Errorf("request %d has its own empty turn, want the shared one", k)
+						}
 					}
-					if !reflect.DeepEqual(r.Turn, keep) {
-						t.Errorf("request %d keeps turn %+v, want %+v", k, r.Turn, keep)
+					if !reflect.DeepEqual(*r.Turn, keep) {
+						t.Errorf("request %d keeps turn %+v, want %+v", k, *r.Turn, keep)
 					}
 					k++
 				}
@@ -114,12 +117,16 @@ func TestPreparePayloadPerTurn(t *testing.T) {
 }
 
 func TestPrepareRoundRobinModelsOverConversations(t *testing.T) {
-	convs := []sdk.Conversation{
-		{SessionID: "c0", Turns: []sdk.Turn{{Texts: []string{"a"}}}},
-		{SessionID: "c1", Turns: []sdk.Turn{{Texts: []string{"b"}}, {Texts: []string{"c"}}}},
-		{SessionID: "c2", Turns: []sdk.Turn{{Texts: []string{"d"}}}},
-		{SessionID: "c3", Turns: []sdk.Turn{{Texts: []string{"e"}, Model: "pinned"}}},
-		{SessionID: "c4", Turns: []sdk.Turn{{Texts: []string{"f"}}}},
+	// A function: Prepare clears what it has rendered of single-turn
+	// conversations, so every case gets its own dataset.
+	convs := func() []sdk.Conversation {
+		return []sdk.Conversation{
+			{SessionID: "c0", Turns: []sdk.Turn{{Texts: []string{"a"}}}},
+			{SessionID: "c1", Turns: []sdk.Turn{{Texts: []string{"b"}}, {Texts: []string{"c"}}}},
+			{SessionID: "c2", Turns: []sdk.Turn{{Texts: []string{"d"}}}},
+			{SessionID: "c3", Turns: []sdk.Turn{{Texts: []string{"e"}, Model: "pinned"}}},
+			{SessionID: "c4", Turns: []sdk.Turn{{Texts: []string{"f"}}}},
+		}
 	}
 	cases := []struct {
 		name   string
@@ -134,7 +141,7 @@ func TestPrepareRoundRobinModelsOverConversations(t *testing.T) {
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {
 			ep := &recordingEndpoint{}
-			reqs, _, err := Prepare(ep, convs, PrepareOptions{Models: c.models})
+			reqs, _, err := Prepare(ep, convs(), PrepareOptions{Models: c.models})
 			if err != nil {
 				t.Fatal(err)
 			}

@@ -45,7 +45,7 @@ func Parse(ep sdk.Endpoint, tok sdk.Tokenizer, c engine.Completed, src TokenSour
 	inText, tokens, in := c.Request.Inputs(ep, tok, rec.RequestBody, count)
 	pr := &sdk.ParsedRecord{Record: rec, InputText: inText, InputTokens: tokens,
 		InputImages: in.Images, InputAudios: in.Audios, InputVideos: in.Videos,
-		AudioDurationS: c.Request.Turn.AudioDurationS}
+		AudioDurationS: c.Request.TurnInfo().AudioDurationS}
 	if len(rec.Responses) == 0 {
 		if rec.Error == nil {
 			markInvalid(pr, noResponsesNote)
