@@ -65,6 +65,9 @@ func (b Builtins) index() (map[string]map[string]Factory, []string) {
 // Registry holds the resolved plugin entries.
 type Registry struct {
 	loaders map[Kind]Loader
+	// loadCtx bounds every external plugin load (BindContext); nil is
+	// context.Background().
+	loadCtx context.Context
 
 	entries map[string]map[string]*Entry
 	// order keeps each category's names in declaration order: the order in
@@ -244,13 +247,22 @@ func (r *Registry) Instantiate(category, name string) (any, error) {
 		if l == nil {
 			return nil, fmt.Errorf("%s: %s.%s: no loader for %s plugins in this build", e.Source, e.Category, e.Name, e.Kind)
 		}
-		v, err := l.Load(context.Background(), e)
+		ctx := r.loadCtx
+		if ctx == nil {
+			ctx = context.Background()
+		}
+		v, err := l.Load(ctx, e)
 		if err != nil {
 			return nil, fmt.Errorf("plugin %s.%s (%s, %s): %w", e.Category, e.Name, e.Kind, e.Source, err)
 		}
 		return v, nil
 	}
 }
+
+// BindContext makes every later external plugin load end when ctx is
+// done: a plugin still starting when the user presses Ctrl-C is stopped
+// instead of waited for.
+func (r *Registry) BindContext(ctx context.Context) { r.loadCtx = ctx }
 
 // SetLoader installs the loader for external plugins of one kind.
 func (r *Registry) SetLoader(kind Kind, l Loader) {

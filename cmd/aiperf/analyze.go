@@ -12,7 +12,6 @@ import (
 	"os"
 	"path/filepath"
 	"runtime"
-	"runtime/debug"
 	"strconv"
 	"strings"
 	"text/tabwriter"
@@ -20,7 +19,9 @@ import (
 	"github.com/aiperf-go/aiperf/core/aggregate"
 	"github.com/aiperf-go/aiperf/core/app"
 	"github.com/aiperf-go/aiperf/core/config"
+	"github.com/aiperf-go/aiperf/internal/gcpolicy"
 	"github.com/aiperf-go/aiperf/internal/pyfmt"
+	"github.com/aiperf-go/aiperf/registry/grpcloader"
 	"github.com/spf13/cobra"
 )
 
@@ -400,9 +401,12 @@ func runAnalyze(cmd *cobra.Command, rawArgs []string, o analyzeOptions) error {
 	if cfg.NumProfileRuns > 1 {
 		return fmt.Errorf("--num-profile-runs %d: analyze profiles each point once", cfg.NumProfileRuns)
 	}
-	reg, ep, err := prepareProfile(stderr, cfg, warnings)
+	// Ctrl-C is handled from here on, plugin start-up included (app/signals.go).
+	ctx, stop := app.WithInterrupts(cmd.Context(), stderr, grpcloader.KillAll)
+	defer stop()
+	reg, ep, err := prepareProfile(ctx, stderr, cfg, warnings)
 	if err != nil {
-		return err
+		return interruptedOr(ctx, stderr, err)
 	}
 	defer closeRegistry(stderr, reg)
 	serviceKind := ep.Metadata().ServiceKind
@@ -436,6 +440,8 @@ func runAnalyze(cmd *cobra.Command, rawArgs []string, o analyzeOptions) error {
 		s     *app.Settings
 	}
 	points := make([]point, len(values))
+	var gc gcpolicy.Tuner // started before each point's first send
+	defer gc.Stop()
 	for i, v := range values {
 		label := o.sweepType + formatSweepValue(o.sweepType, v)
 		pc := setSweepValue(cfg, o.sweepType, v)
@@ -451,15 +457,9 @@ func runAnalyze(cmd *cobra.Command, rawArgs []string, o analyzeOptions) error {
 		if err != nil {
 			return fmt.Errorf("sweep point %s: %w", label, err)
 		}
-		s.BeforeSend = tuneGC
+		s.BeforeSend = gc.Start
 		points[i].s = s
 	}
-
-	ctx, stop := app.WithInterrupts(cmd.Context(), stderr, func() { _ = reg.Close() })
-	defer stop()
-	gcPercent := debug.SetGCPercent(100)
-	debug.SetGCPercent(gcPercent)
-	gcLimit := debug.SetMemoryLimit(-1)
 
 	exit, cancelled, failed := app.ExitOK, false, 0
 	for i, p := range points {
@@ -474,8 +474,8 @@ func runAnalyze(cmd *cobra.Command, rawArgs []string, o analyzeOptions) error {
 		}
 		fmt.Fprintf(stderr, "[%d/%d] Profiling %s into %s\n", i+1, len(points), p.name, p.cfg.ArtifactDir)
 		out, err := app.Profile(ctx, reg, p.s, stdout, stderr)
-		debug.SetGCPercent(gcPercent)
-		debug.SetMemoryLimit(gcLimit)
+		// The next run builds its dataset under Go's defaults again.
+		gc.Stop()
 		runtime.GC()
 		if ctx.Err() != nil && (out == nil || out.Results == nil || out.Results.WasCancelled) {
 			// Ctrl-C: the partial point is exported but not recorded, so

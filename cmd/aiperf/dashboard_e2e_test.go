@@ -23,13 +23,7 @@ import (
 // telemetry while the run executes, hold the run's log lines until it
 // closes, leave one settled line per phase, and exit 0 with the artifacts.
 func TestDashboardOnARealTerminal(t *testing.T) {
-	if testing.Short() {
-		t.Skip("builds the binary")
-	}
-	bin := filepath.Join(t.TempDir(), "aiperf")
-	if out, err := exec.Command("go", "build", "-o", bin, ".").CombinedOutput(); err != nil {
-		t.Fatalf("go build: %v\n%s", err, out)
-	}
+	bin := aiperfBinary(t)
 	url := startMock(t, mockserver.Config{TTFT: 5 * time.Millisecond, ITL: time.Millisecond})
 	dir := t.TempDir()
 	cmd := exec.Command(bin, "profile", "-m", "m", "-u", url, "--streaming", "--concurrency", "4",

@@ -2,9 +2,14 @@ package main
 
 import (
 	"bytes"
+	"fmt"
 	"io"
 	"net/http"
+	"os"
+	"os/exec"
+	"path/filepath"
 	"strings"
+	"sync"
 	"testing"
 )
 
@@ -44,4 +49,44 @@ func runCommand(t *testing.T, name string, args ...string) (string, error) {
 	root.SetArgs(full)
 	err := root.Execute()
 	return out.String(), err
+}
+
+// builtBinary is the aiperf binary the end-to-end tests that need a real
+// process (signals, terminals) share: built once per test binary.
+var builtBinary struct {
+	once sync.Once
+	dir  string
+	path string
+	err  error
+}
+
+// aiperfBinary builds the command (without the hf tag: these tests use
+// the builtin tokenizer) and returns its path.
+func aiperfBinary(t *testing.T) string {
+	t.Helper()
+	if testing.Short() {
+		t.Skip("builds the binary")
+	}
+	b := &builtBinary
+	b.once.Do(func() {
+		if b.dir, b.err = os.MkdirTemp("", "aiperf-e2e-"); b.err != nil {
+			return
+		}
+		b.path = filepath.Join(b.dir, "aiperf")
+		if out, err := exec.Command("go", "build", "-o", b.path, ".").CombinedOutput(); err != nil {
+			b.err = fmt.Errorf("go build: %v\n%s", err, out)
+		}
+	})
+	if b.err != nil {
+		t.Fatal(b.err)
+	}
+	return b.path
+}
+
+func TestMain(m *testing.M) {
+	code := m.Run()
+	if builtBinary.dir != "" {
+		os.RemoveAll(builtBinary.dir)
+	}
+	os.Exit(code)
 }

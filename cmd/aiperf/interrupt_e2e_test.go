@@ -18,14 +18,7 @@ import (
 // SIGINT mid-run and checks it stops sending, exports the partial results
 // marked as cancelled, and exits 0 (AIPerf's behaviour).
 func TestInterruptExportsWhatWasMeasured(t *testing.T) {
-	if testing.Short() {
-		t.Skip("builds the binary")
-	}
-	bin := filepath.Join(t.TempDir(), "aiperf")
-	build := exec.Command("go", "build", "-o", bin, ".")
-	if out, err := build.CombinedOutput(); err != nil {
-		t.Fatalf("go build: %v\n%s", err, out)
-	}
+	bin := aiperfBinary(t)
 	url := startMock(t, mockserver.Config{TTFT: 5 * time.Millisecond, ITL: time.Millisecond})
 	dir := t.TempDir()
 	cmd := exec.Command(bin, "profile", "-m", "m", "-u", url, "--streaming", "--concurrency", "4",

@@ -8,13 +8,13 @@ import (
 	"os"
 	"path/filepath"
 	"runtime"
-	"runtime/debug"
 	"strings"
 	"time"
 
 	"github.com/aiperf-go/aiperf/core/aggregate"
 	"github.com/aiperf-go/aiperf/core/app"
 	"github.com/aiperf-go/aiperf/core/config"
+	"github.com/aiperf-go/aiperf/internal/gcpolicy"
 	"github.com/aiperf-go/aiperf/internal/pyfmt"
 	"github.com/aiperf-go/aiperf/registry"
 	"github.com/spf13/cobra"
@@ -32,13 +32,15 @@ import (
 // than two runs succeeded, 0 after Ctrl-C), except that a run ending with
 // another status than success or "every request failed" (a CI gate
 // breach) passes that status on.
-func runProfileRuns(cmd *cobra.Command, reg *registry.Registry, cfg *config.RunConfig, serviceKind string, rawArgs []string) error {
+func runProfileRuns(ctx context.Context, cmd *cobra.Command, reg *registry.Registry, cfg *config.RunConfig, serviceKind string, rawArgs []string) error {
 	stdout, stderr := cmd.OutOrStdout(), cmd.ErrOrStderr()
 	mr := cfg.MultiRun()
 	base := cfg.ArtifactDirectory(serviceKind)
 	// Every run's settings are derived before anything is sent or written,
 	// so a setting that cannot be resolved fails the benchmark at once.
 	settings := make([]*app.Settings, mr.Runs)
+	var gc gcpolicy.Tuner // started before each run's first send
+	defer gc.Stop()
 	for i := range settings {
 		s, err := app.FromConfig(cfg.ProfileRun(aggregate.RunPath(base, i), i), serviceKind, rawArgs)
 		if err != nil {
@@ -47,7 +49,7 @@ func runProfileRuns(cmd *cobra.Command, reg *registry.Registry, cfg *config.RunC
 		if seed := cfg.ProfileRunSeed(i); seed != nil {
 			s.Seed, s.Dataset.RandomSeed = *seed, *seed
 		}
-		s.BeforeSend = tuneGC
+		s.BeforeSend = gc.Start
 		settings[i] = s
 	}
 	logPath := filepath.Join(base, settings[0].Files.Log)
@@ -70,15 +72,6 @@ func runProfileRuns(cmd *cobra.Command, reg *registry.Registry, cfg *config.RunC
 	log.info("  Cooldown between runs: %ss", pyfmt.Float(cfg.ProfileRunCooldownSeconds))
 	log.info("%s", strings.Repeat("=", 80))
 
-	// A second Ctrl-C exits at once; plugin processes must not outlive us.
-	ctx, stop := app.WithInterrupts(cmd.Context(), stderr, func() { _ = reg.Close() })
-	defer stop()
-	// tuneGC switches the collector to a soft limit for each timed run; the
-	// next run builds its dataset under the default policy again.
-	gcPercent := debug.SetGCPercent(100)
-	debug.SetGCPercent(gcPercent)
-	gcLimit := debug.SetMemoryLimit(-1)
-
 	var runs []aggregate.Run
 	exit, cancelled := app.ExitOK, false
 	for i, s := range settings {
@@ -96,8 +89,8 @@ func runProfileRuns(cmd *cobra.Command, reg *registry.Registry, cfg *config.RunC
 		label := aggregate.RunLabel(i)
 		log.info("[%d/%d] Executing %s...", i+1, mr.Runs, label)
 		out, err := app.Profile(ctx, reg, s, stdout, stderr)
-		debug.SetGCPercent(gcPercent)
-		debug.SetMemoryLimit(gcLimit)
+		// The next run builds its dataset under Go's defaults again.
+		gc.Stop()
 		runtime.GC()
 		if ctx.Err() != nil && (out == nil || out.Results == nil || out.Results.WasCancelled) {
 			// Ctrl-C: the partial run is exported but not aggregated (a

@@ -213,13 +213,7 @@ func TestMultiRunRejectsBadValues(t *testing.T) {
 // files must be exported, the aggregate of the two finished runs written
 // and marked, and the exit status 0 (AIPerf's for a cancelled run).
 func TestMultiRunCtrlCAggregatesFinishedRuns(t *testing.T) {
-	if testing.Short() {
-		t.Skip("builds the binary")
-	}
-	bin := filepath.Join(t.TempDir(), "aiperf")
-	if out, err := exec.Command("go", "build", "-o", bin, ".").CombinedOutput(); err != nil {
-		t.Fatalf("go build: %v\n%s", err, out)
-	}
+	bin := aiperfBinary(t)
 	const perRun = 6
 	target, err := url.Parse(startMock(t, mockserver.Config{Fast: true}))
 	if err != nil {

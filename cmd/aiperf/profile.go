@@ -1,6 +1,7 @@
 package main
 
 import (
+	"context"
 	"fmt"
 	"io"
 	"log/slog"
@@ -8,8 +9,10 @@ import (
 
 	"github.com/aiperf-go/aiperf/core/app"
 	"github.com/aiperf-go/aiperf/core/config"
+	"github.com/aiperf-go/aiperf/internal/gcpolicy"
 	sdk "github.com/aiperf-go/aiperf/plugin-sdk"
 	"github.com/aiperf-go/aiperf/registry"
+	"github.com/aiperf-go/aiperf/registry/grpcloader"
 	"github.com/spf13/cobra"
 )
 
@@ -47,30 +50,32 @@ func runProfile(cmd *cobra.Command, rawArgs []string) error {
 	if err != nil {
 		return err
 	}
-	reg, ep, err := prepareProfile(stderr, cfg, warnings)
+	// Ctrl-C is handled from here on, plugin start-up included (app/signals.go).
+	ctx, stop := app.WithInterrupts(cmd.Context(), stderr, grpcloader.KillAll)
+	defer stop()
+	reg, ep, err := prepareProfile(ctx, stderr, cfg, warnings)
 	if err != nil {
-		return err
+		return interruptedOr(ctx, stderr, err)
 	}
 	defer closeRegistry(stderr, reg)
 	// --num-profile-runs > 1: the same benchmark N times and its confidence
 	// aggregate (multirun.go).
 	if cfg.NumProfileRuns > 1 {
-		return runProfileRuns(cmd, reg, cfg, ep.Metadata().ServiceKind, rawArgs)
+		return runProfileRuns(ctx, cmd, reg, cfg, ep.Metadata().ServiceKind, rawArgs)
 	}
 	settings, err := app.FromConfig(cfg, ep.Metadata().ServiceKind, rawArgs)
 	if err != nil {
 		return err
 	}
-	// Loading runs with Go's default collector (its garbage would fill the
-	// timed run's soft limit); the timed policy starts before the first send.
-	settings.BeforeSend = tuneGC
-	// A second Ctrl-C exits at once; plugin processes must not outlive us.
-	ctx, stop := app.WithInterrupts(cmd.Context(), stderr, func() { _ = reg.Close() })
-	defer stop()
+	// Loading runs with Go's default collector; the timed run's policy
+	// (internal/gcpolicy) starts before the first send.
+	var gc gcpolicy.Tuner
+	settings.BeforeSend = gc.Start
+	defer gc.Stop()
 	out, err := app.Profile(ctx, reg, settings, cmd.OutOrStdout(), stderr)
 	if err != nil {
 		if out == nil {
-			return err
+			return interruptedOr(ctx, stderr, err)
 		}
 		fmt.Fprintln(stderr, "Error:", err)
 	}
@@ -105,13 +110,24 @@ func runProfile(cmd *cobra.Command, rawArgs []string) error {
 	return nil
 }
 
+// interruptedOr is the exit of a profiling command that failed before
+// measuring anything: 130 when Ctrl-C caused it (nothing was sent, so
+// there is nothing to export), else err.
+func interruptedOr(ctx context.Context, stderr io.Writer, err error) error {
+	if ctx.Err() == nil {
+		return err
+	}
+	fmt.Fprintf(stderr, "Interrupted before the benchmark started (%v); nothing was sent.\n", err)
+	return exitError{code: app.ExitInterrupted}
+}
+
 // prepareProfile is what every command that profiles (profile, analyze)
 // does with a loaded configuration before building a run: join the
 // external plugins (discovered or given with --plugins) to the built-ins,
 // print the warnings, detect the dataset type, validate against the
 // registry's choices and against what the endpoint accepts. Close the
 // registry after use (closeRegistry): that stops plugin processes.
-func prepareProfile(stderr io.Writer, cfg *config.RunConfig, warnings []string) (*registry.Registry, sdk.Endpoint, error) {
+func prepareProfile(ctx context.Context, stderr io.Writer, cfg *config.RunConfig, warnings []string) (*registry.Registry, sdk.Endpoint, error) {
 	pluginLog := slog.New(slog.NewTextHandler(stderr, &slog.HandlerOptions{Level: slog.LevelInfo}))
 	opts := registryOptions(cfg.Plugins...)
 	opts.Loaders = app.ExternalLoaders(pluginLog)
@@ -119,6 +135,8 @@ func prepareProfile(stderr io.Writer, cfg *config.RunConfig, warnings []string) 
 	if err != nil {
 		return nil, nil, err
 	}
+	// A plugin still starting when Ctrl-C comes is stopped, not waited for.
+	reg.BindContext(ctx)
 	fail := func(err error) (*registry.Registry, sdk.Endpoint, error) {
 		closeRegistry(stderr, reg)
 		return nil, nil, err

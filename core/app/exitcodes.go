@@ -25,6 +25,10 @@ const (
 	// (its numbers describe aiperf, not the server) and
 	// --fail-on-client-limited was given (validity.go).
 	ExitInvalidRun = 4
+	// ExitInterrupted: Ctrl-C before the benchmark started (plugins or the
+	// dataset still loading: nothing sent, nothing to export), or a second
+	// Ctrl-C forcing an immediate exit. 128+SIGINT, as shells report it.
+	ExitInterrupted = 130
 	// ExitRegression: `aiperf compare` found a significant regression
 	// beyond a --tolerance, a breached gate like a --threshold.
 	ExitRegression = ExitThresholds
@@ -43,6 +47,8 @@ func ExitMeaning(code int) string {
 		return "too many failed requests"
 	case ExitInvalidRun:
 		return "invalid run"
+	case ExitInterrupted:
+		return "interrupted"
 	}
 	return "exit status"
 }

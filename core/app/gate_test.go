@@ -94,11 +94,14 @@ func TestGateVerdictWritesReports(t *testing.T) {
 
 func TestExitCodesAreDistinct(t *testing.T) {
 	seen := map[int]string{}
-	for _, c := range []int{ExitOK, ExitBadInput, ExitThresholds, ExitFailedRequests, ExitInvalidRun} {
+	for _, c := range []int{ExitOK, ExitBadInput, ExitThresholds, ExitFailedRequests, ExitInvalidRun, ExitInterrupted} {
 		if prev, dup := seen[c]; dup {
 			t.Errorf("exit %d means both %q and %q", c, prev, ExitMeaning(c))
 		}
 		seen[c] = ExitMeaning(c)
+	}
+	if ExitInterrupted != 130 {
+		t.Error("an interrupted start must exit 130 (128+SIGINT), as the README says")
 	}
 	if ExitBadInput != 1 || ExitOK != 0 {
 		t.Error("bad input must keep AIPerf's exit status 1, success 0")

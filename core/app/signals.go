@@ -31,7 +31,7 @@ func WithInterrupts(parent context.Context, stderr io.Writer, beforeExit ...func
 			for _, f := range beforeExit {
 				f()
 			}
-			os.Exit(130)
+			os.Exit(ExitInterrupted)
 		case <-stopped:
 		}
 	}()

@@ -1,20 +1,10 @@
-package main
+package gcpolicy
 
 import (
 	"os"
 	"strconv"
 	"strings"
-	"syscall"
 )
-
-// physicalMemory returns the machine's RAM in bytes (0 if unknown).
-func physicalMemory() uint64 {
-	var si syscall.Sysinfo_t
-	if err := syscall.Sysinfo(&si); err != nil {
-		return 0
-	}
-	return uint64(si.Totalram) * uint64(si.Unit)
-}
 
 // cgroupMemoryLimit returns the memory limit of this process's cgroup
 // (v2 memory.max, else v1 memory.limit_in_bytes); 0 when unlimited or unknown.

@@ -1,9 +1,6 @@
 //go:build !linux
 
-package main
-
-// physicalMemory is unknown off Linux; tuneGC then only raises GOGC.
-func physicalMemory() uint64 { return 0 }
+package gcpolicy
 
 // cgroupMemoryLimit is Linux-only.
 func cgroupMemoryLimit() uint64 { return 0 }

@@ -4,6 +4,7 @@ import (
 	"context"
 	"crypto/sha256"
 	"encoding/hex"
+	"errors"
 	"fmt"
 	"io"
 	"os"
@@ -132,7 +133,11 @@ var incompatibleVersion = regexp.MustCompile(`(?i)incompatible API version.*Plug
 func (l *Loader) start(ctx context.Context, label, path string) (*process, error) {
 	logger := l.opts.Logger.With("plugin", label)
 	hc := newHCLogAdapter(logger)
-	cmd := exec.Command(path)
+	// go-plugin's Kill waits for its own start to time out, so a start
+	// abandoned on Ctrl-C kills the process through exec instead: its
+	// context is cancelled only then (startClient), never once it runs.
+	procCtx, abortStart := context.WithCancel(context.Background())
+	cmd := exec.CommandContext(procCtx, path)
 	cmd.Env = pluginEnv(os.Environ())
 	client := plugin.NewClient(&plugin.ClientConfig{
 		HandshakeConfig: grpcplugin.Handshake,
@@ -158,8 +163,11 @@ func (l *Loader) start(ctx context.Context, label, path string) (*process, error
 		client.Kill()
 		return nil, err
 	}
-	rpcClient, err := client.Client()
+	rpcClient, err := startClient(ctx, client, abortStart)
 	if err != nil {
+		if ctx.Err() != nil {
+			return fail(fmt.Errorf("plugin %s: start of %s interrupted: %w", label, path, ctx.Err()))
+		}
 		if m := incompatibleVersion.FindStringSubmatch(err.Error()); m != nil {
 			v, _ := strconv.Atoi(m[1])
 			return fail(versionError(label, v))
@@ -190,6 +198,37 @@ func (l *Loader) start(ctx context.Context, label, path string) (*process, error
 		"categories", strings.Join(desc.GetCategories(), ","))
 	return p, nil
 }
+
+// startClient runs the plugin binary and waits for its handshake, at most
+// the start timeout, and no longer than ctx: go-plugin's Client() takes no
+// context, so when ctx ends first abort kills the process, which ends the
+// wait.
+func startClient(ctx context.Context, client *plugin.Client, abort context.CancelFunc) (plugin.ClientProtocol, error) {
+	type result struct {
+		rpc plugin.ClientProtocol
+		err error
+	}
+	done := make(chan result, 1)
+	go func() {
+		rpc, err := client.Client()
+		done <- result{rpc, err}
+	}()
+	select {
+	case r := <-done:
+		if r.err != nil {
+			abort()
+		}
+		return r.rpc, r.err
+	case <-ctx.Done():
+		abort()
+		r := <-done // returns once the process is gone
+		return nil, errors.Join(ctx.Err(), r.err)
+	}
+}
+
+// KillAll stops every plugin process this process started: the last
+// thing a forced exit (a second Ctrl-C) does, so none outlives aiperf.
+func KillAll() { plugin.CleanupClients() }
 
 // checkAPIVersion refuses a plugin whose Describe reports another major
 // version (a plugin may pass the handshake and still disagree here, e.g. a
