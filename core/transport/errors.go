@@ -14,6 +14,7 @@ import (
 	"net/url"
 	"strconv"
 	"strings"
+	"syscall"
 	"time"
 
 	"github.com/aiperf-go/aiperf/core/clock"
@@ -28,11 +29,15 @@ const (
 	ErrTypeConnect            = "ClientConnectorError"
 	ErrTypeCertificate        = "ClientConnectorCertificateError"
 	ErrTypeServerDisconnected = "ServerDisconnectedError"
-	ErrTypePayload            = "ClientPayloadError"
-	ErrTypeTooManyRedirects   = "TooManyRedirects"
-	ErrTypeInvalidURL         = "InvalidURL"
-	ErrTypeClient             = "ClientError"
-	ErrTypeSSE                = "SSEResponseError"
+	// ErrTypeOS is a socket error before the response (a reset):
+	// aiohttp raises ClientOSError when the connection is lost with an
+	// OSError, ServerDisconnectedError when it is closed cleanly.
+	ErrTypeOS               = "ClientOSError"
+	ErrTypePayload          = "ClientPayloadError"
+	ErrTypeTooManyRedirects = "TooManyRedirects"
+	ErrTypeInvalidURL       = "InvalidURL"
+	ErrTypeClient           = "ClientError"
+	ErrTypeSSE              = "SSEResponseError"
 )
 
 const (
@@ -87,6 +92,7 @@ func classify(err error, st stage) string {
 		unknownCA x509.UnknownAuthorityError
 		hostErr   x509.HostnameError
 		opErr     *net.OpError
+		errno     syscall.Errno
 	)
 	switch {
 	case errors.Is(err, errTooManyRedirects):
@@ -99,6 +105,8 @@ func classify(err error, st stage) string {
 		return ErrTypePayload
 	case errors.Is(err, io.EOF), errors.Is(err, io.ErrUnexpectedEOF), errors.Is(err, net.ErrClosed):
 		return ErrTypeServerDisconnected
+	case errors.As(err, &errno):
+		return ErrTypeOS
 	}
 	return ErrTypeClient
 }

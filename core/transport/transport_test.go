@@ -1,6 +1,7 @@
 package transport
 
 import (
+	"bufio"
 	"context"
 	"io"
 	"net"
@@ -523,6 +524,42 @@ func TestSendServerDropsMidStream(t *testing.T) {
 	}
 	if len(rec.Responses) != 1 || string(rec.Responses[0].Data) != "first" {
 		t.Errorf("responses before the drop not kept: %+v", rec.Responses)
+	}
+}
+
+// A server that reads the request and resets the connection (RST) before
+// answering fails the request as aiohttp does: ClientOSError, whose message
+// says the connection was reset. A clean close (FIN) is a disconnect.
+func TestSendServerResetsBeforeAnswer(t *testing.T) {
+	for _, c := range []struct {
+		linger bool
+		want   string
+	}{{linger: true, want: ErrTypeOS}, {linger: false, want: ErrTypeServerDisconnected}} {
+		ln, err := net.Listen("tcp", "127.0.0.1:0")
+		if err != nil {
+			t.Fatal(err)
+		}
+		go func() {
+			conn, err := ln.Accept()
+			if err != nil {
+				return
+			}
+			if req, err := http.ReadRequest(bufio.NewReader(conn)); err == nil {
+				_, _ = io.Copy(io.Discard, req.Body)
+			}
+			if c.linger {
+				_ = conn.(*net.TCPConn).SetLinger(0)
+			}
+			_ = conn.Close()
+		}()
+		rec := send(t, newTransport(t, Options{}), context.Background(),
+			&sdk.TransportRequest{URL: "http://" + ln.Addr().String(), Body: []byte(`{"stream":true}`)})
+		_ = ln.Close()
+		if rec.Error == nil || rec.Error.Type != c.want {
+			t.Errorf("RST %v: error = %+v, want %s", c.linger, rec.Error, c.want)
+		} else if c.linger && !strings.Contains(rec.Error.Message, "connection reset") {
+			t.Errorf("message %q does not say the connection was reset", rec.Error.Message)
+		}
 	}
 }
 
