@@ -150,7 +150,7 @@ func (t *httpTrace) gotConn(info httptrace.GotConnInfo) {
 }
 
 // wroteRequest: the request is in the connection's write buffer, flushed
-// to the socket right after (a body beyond the 64 KiB buffer has partly
+// to the socket right after (a body beyond the 4 KiB buffer has partly
 // gone already). aiohttp likewise stamps each body chunk just before its
 // write.
 func (t *httpTrace) wroteRequest(info httptrace.WroteRequestInfo) {
