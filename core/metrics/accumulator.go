@@ -4,6 +4,7 @@ import (
 	"errors"
 	"math"
 	"os"
+	"runtime"
 	"sync/atomic"
 
 	"github.com/aiperf-go/aiperf/core/errclass"
@@ -51,6 +52,8 @@ type Accumulator struct {
 	// slicer holds what the timeslices need of every record, with a slice
 	// duration (timeslice.go).
 	slicer slicer
+	// spill takes the series' full chunks to disk (spill.go).
+	spill *spill
 }
 
 // Counts is a cheap point-in-time view for live progress displays.
@@ -79,7 +82,12 @@ func NewAccumulator(cat *Catalog, info sdk.RunInfo) (*Accumulator, error) {
 	if err != nil {
 		return nil, err
 	}
-	return &Accumulator{
+	dir := info.ArtifactDir
+	if dir == "" {
+		dir = os.TempDir()
+	}
+	a := &Accumulator{
+		spill:         newSpill(dir),
 		fam:           newFamilies(cat, th),
 		replay:        newReplayLag(cat),
 		sweep:         newSweepState(cat),
@@ -91,8 +99,21 @@ func NewAccumulator(cat *Catalog, info sdk.RunInfo) (*Accumulator, error) {
 		maxResponseTS: math.MinInt64,
 		firstStartNs:  math.MaxInt64,
 		lastEndNs:     math.MinInt64,
-	}, nil
+	}
+	for i := range a.series {
+		a.series[i].sp = a.spill
+	}
+	for _, tm := range a.fam.timings() {
+		tm.s.sp = a.spill
+	}
+	// The spill file is closed with the accumulator; no Close to forget.
+	runtime.AddCleanup(a, func(sp *spill) { sp.close() }, a.spill)
+	return a, nil
 }
+
+// Err reports a failure to read back values spilled to disk during the run:
+// the statistics Summarize returned then cannot be trusted.
+func (a *Accumulator) Err() error { return a.spill.err() }
 
 // phaseBound is a wall-clock instant that may be unknown; it is written and
 // read from different goroutines. 0 is a valid instant, so a flag says
@@ -203,7 +224,7 @@ func (a *Accumulator) addExtra(tag string, mv sdk.MetricValue) {
 	}
 	s, seen := a.extra[tag]
 	if !seen {
-		s = &series{}
+		s = &series{sp: a.spill}
 		a.extra[tag] = s
 		a.extraOrder = append(a.extraOrder, tag)
 	}

@@ -205,19 +205,27 @@ func partition(s *series, o *valueOwners, of []int32, nWindows int) [][]float64 
 type seriesCursor struct {
 	s          *series
 	chunk, off int
+	cur        []float64 // chunk's values (read back when spilled)
+	loaded     bool
+	scratch    []float64
 }
 
 // next passes the next n values to fn, a contiguous run at a time (they
 // may span chunks).
 func (c *seriesCursor) next(n int, fn func([]float64)) {
 	for n > 0 && c.chunk < len(c.s.chunks) {
-		ch := c.s.chunks[c.chunk]
-		k := min(n, len(ch)-c.off)
-		fn(ch[c.off : c.off+k])
+		if !c.loaded {
+			if c.s.chunks[c.chunk].spilled && c.scratch == nil {
+				c.scratch = make([]float64, maxChunk)
+			}
+			c.cur, c.loaded = c.s.at(c.chunk, c.scratch), true
+		}
+		k := min(n, len(c.cur)-c.off)
+		fn(c.cur[c.off : c.off+k])
 		c.off += k
 		n -= k
-		if c.off == len(ch) {
-			c.chunk, c.off = c.chunk+1, 0
+		if c.off == len(c.cur) {
+			c.chunk, c.off, c.loaded = c.chunk+1, 0, false
 		}
 	}
 }

@@ -186,7 +186,11 @@ func (a *Accumulator) Summarize() (*sdk.Results, error) {
 	if a.engine == nil {
 		return nil, errNotReady
 	}
-	return a.engine.Summarize(), nil
+	res := a.engine.Summarize()
+	if err := a.engine.Err(); err != nil {
+		return nil, err
+	}
+	return res, nil
 }
 
 // Snapshot returns live counts (records, valid, errors, good); zero before
