@@ -6,6 +6,7 @@ package main
 import (
 	"encoding/json"
 	"fmt"
+	"math"
 	"os"
 	"path/filepath"
 	"sort"
@@ -231,7 +232,8 @@ func TestMultiTurnSessions(t *testing.T) {
 
 func TestUserCentricRateSpacesEachUsersTurns(t *testing.T) {
 	url := startMock(t, mockserver.Config{Fast: true})
-	// 2 users at 10 req/s overall: each user sends every 0.2 s.
+	// 2 users at 10 req/s overall: each user sends every 0.2 s, the users
+	// 0.1 s apart.
 	r := profile(t, "-m", "m", "-u", url, "--streaming", "--user-centric-rate", "10", "--num-users", "2",
 		"--session-turns-mean", "2", "--request-count", "8", "--isl", "16", "--osl", "4")
 	if r.code != 0 {
@@ -240,12 +242,46 @@ func TestUserCentricRateSpacesEachUsersTurns(t *testing.T) {
 	if len(r.records) != 8 {
 		t.Fatalf("%d records, want 8", len(r.records))
 	}
-	ss := spans(t, r)
-	sort.Slice(ss, func(i, j int) bool { return ss[i].start < ss[j].start })
-	total := float64(ss[len(ss)-1].start-ss[0].start) / 1e9
-	// 8 requests at 10/s overall span about 0.7 s.
-	if total < 0.5 || total > 1.2 {
-		t.Errorf("8 requests spanned %.2f s, want about 0.7 s at 10 req/s", total)
+	// Checked against the schedule, not the wall clock, so a loaded machine
+	// cannot fail it: a session's first turn is scheduled at its send time
+	// minus its schedule_lag, and its later turn is sent no earlier than one
+	// user period (0.2 s) after that.
+	const ms = 1e6
+	type turn struct {
+		scheduled, start float64
+		first            bool
+	}
+	sessions := map[string][]turn{}
+	var firsts []float64
+	for _, rec := range r.records {
+		start := rec.Metadata["request_start_ns"].(float64)
+		tr := turn{start: start, scheduled: start}
+		if lag, ok := rec.Metrics["schedule_lag"]; ok {
+			var lagMs float64
+			_ = json.Unmarshal(lag.Value, &lagMs)
+			tr.scheduled, tr.first = start-lagMs*ms, true
+			firsts = append(firsts, tr.scheduled)
+		}
+		id := rec.Metadata["conversation_id"].(string)
+		sessions[id] = append(sessions[id], tr)
+	}
+	if len(firsts) != 4 || len(sessions) != 4 {
+		t.Fatalf("%d scheduled first turns in %d sessions, want 4 sessions of 2 turns", len(firsts), len(sessions))
+	}
+	// The two users start 1/rate apart; later sessions follow each user's
+	// previous one (its baseline resets when a session outlasts the gap).
+	sort.Float64s(firsts)
+	if gap := (firsts[1] - firsts[0]) / ms; math.Abs(gap-100) > 1 {
+		t.Errorf("the users' first sessions were scheduled %.3f ms apart, want 100 ms (1/rate)", gap)
+	}
+	for id, turns := range sessions {
+		sort.Slice(turns, func(i, j int) bool { return turns[i].start < turns[j].start })
+		if len(turns) != 2 || !turns[0].first {
+			t.Fatalf("session %s: %+v, want a scheduled first turn and a second", id, turns)
+		}
+		if gap := (turns[1].start - turns[0].scheduled) / ms; gap < 199 {
+			t.Errorf("session %s: second turn sent %.1f ms after the first was scheduled, want at least one user period (200 ms)", id, gap)
+		}
 	}
 }
 
