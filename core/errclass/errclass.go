@@ -7,58 +7,9 @@ package errclass
 
 import (
 	"regexp"
-	"strings"
 
 	sdk "github.com/aiperf-go/aiperf/plugin-sdk"
 )
-
-// Class is a stable name for a kind of network failure.
-type Class string
-
-// Classes of network failure, checked in this order (a DNS lookup that times
-// out is DNS, a TLS handshake that times out is a timeout).
-const (
-	Unknown           Class = ""
-	DNS               Class = "dns"
-	ConnectionRefused Class = "connection_refused"
-	ConnectionReset   Class = "connection_reset"
-	BrokenPipe        Class = "broken_pipe"
-	Timeout           Class = "timeout"
-	TLS               Class = "tls"
-	HTTP2Stream       Class = "http2"
-	UnexpectedEOF     Class = "unexpected_eof"
-	EOF               Class = "eof"
-	Canceled          Class = "canceled"
-)
-
-var rules = []struct {
-	class Class
-	subs  []string
-}{
-	{DNS, []string{"no such host", "lookup ", "server misbehaving"}},
-	{ConnectionRefused, []string{"connection refused"}},
-	{ConnectionReset, []string{"connection reset"}},
-	{BrokenPipe, []string{"broken pipe"}},
-	{Timeout, []string{"timeout", "timed out", "deadline exceeded"}},
-	{TLS, []string{"tls:", "x509:"}},
-	{HTTP2Stream, []string{"http2:", "stream error:"}},
-	{UnexpectedEOF, []string{"unexpected eof"}},
-	{EOF, []string{"eof", "server closed idle connection", "connection closed", "closed network connection"}},
-	{Canceled, []string{"context canceled", "operation was canceled"}},
-}
-
-// Classify names the kind of network failure msg describes, or Unknown.
-func Classify(msg string) Class {
-	m := strings.ToLower(msg)
-	for _, r := range rules {
-		for _, s := range r.subs {
-			if strings.Contains(m, s) {
-				return r.class
-			}
-		}
-	}
-	return Unknown
-}
 
 var (
 	// localAddr is the "local->" half of a Go socket error: the client side,

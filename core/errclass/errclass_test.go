@@ -15,30 +15,29 @@ import (
 // loopbackFailure is a real failure over loopback: serve runs the server
 // side of each accepted connection; a nil serve means a closed port.
 type loopbackFailure struct {
-	name      string
-	serve     func(c net.Conn)
-	wantClass Class
-	readBody  bool // fail while reading the body, not before the headers
+	name     string
+	serve    func(c net.Conn)
+	readBody bool // fail while reading the body, not before the headers
 }
 
 // failures lists the failures the error summary must collapse.
 var failures = []loopbackFailure{
-	{name: "closed port", wantClass: ConnectionRefused},
-	{name: "reset before headers", wantClass: ConnectionReset, serve: func(c net.Conn) {
+	{name: "closed port"},
+	{name: "reset before headers", serve: func(c net.Conn) {
 		readRequest(c)
 		c.(*net.TCPConn).SetLinger(0) // close with RST
 		c.Close()
 	}},
-	{name: "closed before headers", wantClass: EOF, serve: func(c net.Conn) {
+	{name: "closed before headers", serve: func(c net.Conn) {
 		readRequest(c)
 		c.Close()
 	}},
-	{name: "closed mid-body", wantClass: UnexpectedEOF, readBody: true, serve: func(c net.Conn) {
+	{name: "closed mid-body", readBody: true, serve: func(c net.Conn) {
 		readRequest(c)
 		c.Write([]byte("HTTP/1.1 200 OK\r\nContent-Length: 100\r\n\r\npartial"))
 		c.Close()
 	}},
-	{name: "reset mid-body", wantClass: ConnectionReset, readBody: true, serve: func(c net.Conn) {
+	{name: "reset mid-body", readBody: true, serve: func(c net.Conn) {
 		readRequest(c)
 		c.Write([]byte("HTTP/1.1 200 OK\r\nContent-Length: 100\r\n\r\npartial"))
 		c.(*net.TCPConn).SetLinger(0)
@@ -118,9 +117,6 @@ func TestRealLoopbackFailuresCollapseToOneGroup(t *testing.T) {
 			msgs := realErrors(t, f, 5)
 			groups := map[sdk.ErrorDetails]int{}
 			for _, m := range msgs {
-				if got := Classify(m); got != f.wantClass {
-					t.Errorf("Classify(%q) = %q, want %q", m, got, f.wantClass)
-				}
 				groups[GroupKey(sdk.ErrorDetails{Type: "ClientError", Message: m})]++
 			}
 			if len(groups) != 1 {
@@ -148,35 +144,30 @@ func TestRawMessagesDiffer(t *testing.T) {
 	}
 }
 
-func TestNormalizeAndClassify(t *testing.T) {
+func TestNormalize(t *testing.T) {
 	cases := []struct {
-		msg   string
-		class Class
-		want  string
+		msg, want string
 	}{
-		{"dial tcp 127.0.0.1:1: connect: connection refused", ConnectionRefused, "dial tcp 127.0.0.1:1: connect: connection refused"},
-		{"read tcp 127.0.0.1:54321->127.0.0.1:8000: read: connection reset by peer", ConnectionReset, "read tcp 127.0.0.1:8000: read: connection reset by peer"},
-		{"write tcp [::1]:40000->[::1]:8000: write: broken pipe", BrokenPipe, "write tcp [::1]:8000: write: broken pipe"},
-		{"read tcp 10.0.0.2:40000->10.0.0.9:443: i/o timeout", Timeout, "read tcp 10.0.0.9:443: i/o timeout"},
-		{"dial tcp 10.255.255.1:80: i/o timeout", Timeout, "dial tcp 10.255.255.1:80: i/o timeout"},
-		{"net/http: TLS handshake timeout", Timeout, "net/http: TLS handshake timeout"},
-		{"net/http: timeout awaiting response headers", Timeout, "net/http: timeout awaiting response headers"},
-		{"dial tcp: lookup model.invalid on 127.0.0.53:53: no such host", DNS, "dial tcp: lookup model.invalid on 127.0.0.53:53: no such host"},
-		{"dial tcp: lookup model.internal on 10.0.0.2:53: read udp 10.0.0.5:41234->10.0.0.2:53: i/o timeout", DNS, "dial tcp: lookup model.internal on 10.0.0.2:53: read udp 10.0.0.2:53: i/o timeout"},
-		{"tls: failed to verify certificate: x509: certificate signed by unknown authority", TLS, "tls: failed to verify certificate: x509: certificate signed by unknown authority"},
-		{"remote error: tls: handshake failure", TLS, "remote error: tls: handshake failure"},
-		{"stream error: stream ID 17; INTERNAL_ERROR; received from peer", HTTP2Stream, "stream error: stream ID N; INTERNAL_ERROR; received from peer"},
-		{`http2: server sent GOAWAY and closed the connection; LastStreamID=41, ErrCode=NO_ERROR, debug=""`, HTTP2Stream, `http2: server sent GOAWAY and closed the connection; LastStreamID=N, ErrCode=NO_ERROR, debug=""`},
-		{"unexpected EOF", UnexpectedEOF, "unexpected EOF"},
-		{"EOF", EOF, "EOF"},
-		{"context canceled", Canceled, "context canceled"},
-		{"TCP user timeout after 30s on request 0b7f3c2e-9a1d-4c55-8e21-3f6a9d2b1c04", Timeout, "TCP user timeout after <duration> on request <id>"},
-		{"response 2: invalid character 'x'", Unknown, "response 2: invalid character 'x'"},
+		{"dial tcp 127.0.0.1:1: connect: connection refused", "dial tcp 127.0.0.1:1: connect: connection refused"},
+		{"read tcp 127.0.0.1:54321->127.0.0.1:8000: read: connection reset by peer", "read tcp 127.0.0.1:8000: read: connection reset by peer"},
+		{"write tcp [::1]:40000->[::1]:8000: write: broken pipe", "write tcp [::1]:8000: write: broken pipe"},
+		{"read tcp 10.0.0.2:40000->10.0.0.9:443: i/o timeout", "read tcp 10.0.0.9:443: i/o timeout"},
+		{"dial tcp 10.255.255.1:80: i/o timeout", "dial tcp 10.255.255.1:80: i/o timeout"},
+		{"net/http: TLS handshake timeout", "net/http: TLS handshake timeout"},
+		{"net/http: timeout awaiting response headers", "net/http: timeout awaiting response headers"},
+		{"dial tcp: lookup model.invalid on 127.0.0.53:53: no such host", "dial tcp: lookup model.invalid on 127.0.0.53:53: no such host"},
+		{"dial tcp: lookup model.internal on 10.0.0.2:53: read udp 10.0.0.5:41234->10.0.0.2:53: i/o timeout", "dial tcp: lookup model.internal on 10.0.0.2:53: read udp 10.0.0.2:53: i/o timeout"},
+		{"tls: failed to verify certificate: x509: certificate signed by unknown authority", "tls: failed to verify certificate: x509: certificate signed by unknown authority"},
+		{"remote error: tls: handshake failure", "remote error: tls: handshake failure"},
+		{"stream error: stream ID 17; INTERNAL_ERROR; received from peer", "stream error: stream ID N; INTERNAL_ERROR; received from peer"},
+		{`http2: server sent GOAWAY and closed the connection; LastStreamID=41, ErrCode=NO_ERROR, debug=""`, `http2: server sent GOAWAY and closed the connection; LastStreamID=N, ErrCode=NO_ERROR, debug=""`},
+		{"unexpected EOF", "unexpected EOF"},
+		{"EOF", "EOF"},
+		{"context canceled", "context canceled"},
+		{"TCP user timeout after 30s on request 0b7f3c2e-9a1d-4c55-8e21-3f6a9d2b1c04", "TCP user timeout after <duration> on request <id>"},
+		{"response 2: invalid character 'x'", "response 2: invalid character 'x'"},
 	}
 	for _, c := range cases {
-		if got := Classify(c.msg); got != c.class {
-			t.Errorf("Classify(%q) = %q, want %q", c.msg, got, c.class)
-		}
 		if got := Normalize(c.msg); got != c.want {
 			t.Errorf("Normalize(%q)\n got %q\nwant %q", c.msg, got, c.want)
 		}
