@@ -13,7 +13,7 @@ export CGO_CFLAGS ?= -O2 -g -Wno-deprecated-declarations
 HF_ENV    = CGO_LDFLAGS="-L$(TOKENIZERS_LIB_DIR)"
 TEST_ENV  = $(HF_ENV) AIPERF_REQUIRE_TESTDATA=1 AIPERF_QWEN3_TOKENIZER=$(TESTDATA_DIR)/qwen3/tokenizer.json
 
-.PHONY: all build build-hf build-purego test vet lint staticcheck fmt demo bench clean docs
+.PHONY: all build build-hf build-purego test vet lint staticcheck fmt demo bench clean docs fuzz
 
 all: build
 
@@ -67,6 +67,12 @@ demo: build
 bench: build testdata
 	QWEN3_TOKENIZER=$(TESTDATA_DIR)/qwen3/tokenizer.json ./scripts/bench.sh $(BIN)
 	$(TEST_ENV) $(GO) test -tags hf -run '^$$' -bench . -benchmem ./core/... ./plugins/... ./mockserver/...
+
+# Every fuzz target for FUZZTIME each, after its seeds, which `make test`
+# already runs; FUZZ_PKGS=./core/config/... narrows it (see scripts/fuzz.sh).
+FUZZTIME ?= 30s
+fuzz:
+	GO=$(GO) FUZZTIME=$(FUZZTIME) FUZZ_PKGS="$(FUZZ_PKGS)" FUZZFLAGS="$(FUZZFLAGS)" ./scripts/fuzz.sh
 
 clean:
 	rm -rf bin artifacts

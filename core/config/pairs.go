@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"math"
 	"slices"
 	"strings"
 )
@@ -133,7 +134,7 @@ func sortPairs(ps []pair) {
 // ["a"] -> list), else it is kept as a plain string.
 func jsonScalar(raw string, fromJSON any, isJSON bool) (any, error) {
 	if isJSON {
-		return fromJSON, nil
+		return fromJSON, finite(fromJSON)
 	}
 	// Fast paths: most values are bare numbers, booleans or words, and a
 	// json.Decoder per value costs a buffer allocation.
@@ -146,7 +147,8 @@ func jsonScalar(raw string, fromJSON any, isJSON bool) (any, error) {
 		return nil, nil
 	}
 	if isJSONNumber(raw) {
-		return normalizeNumbers(json.Number(raw)), nil
+		v := normalizeNumbers(json.Number(raw))
+		return v, finite(v)
 	}
 	if raw == "" || !strings.ContainsAny(raw[:1], `["{`) {
 		return raw, nil
@@ -157,7 +159,32 @@ func jsonScalar(raw string, fromJSON any, isJSON bool) (any, error) {
 	if err := dec.Decode(&v); err != nil || dec.More() {
 		return raw, nil
 	}
-	return normalizeNumbers(v), nil
+	v = normalizeNumbers(v)
+	return v, finite(v)
+}
+
+// finite rejects numbers beyond float64 (1e400 reads as +Inf), which no
+// request body can carry: encoding it would fail every request of the run.
+func finite(v any) error {
+	switch t := v.(type) {
+	case float64:
+		if math.IsInf(t, 0) {
+			return errors.New("a number is out of the 64-bit float range")
+		}
+	case map[string]any:
+		for _, e := range t {
+			if err := finite(e); err != nil {
+				return err
+			}
+		}
+	case []any:
+		for _, e := range t {
+			if err := finite(e); err != nil {
+				return err
+			}
+		}
+	}
+	return nil
 }
 
 // headerValue is the -H value rule: strings stay strings; JSON numbers and

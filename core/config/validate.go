@@ -42,7 +42,7 @@ func (c *RunConfig) Validate(ch Choices) error {
 	for _, item := range c.Header {
 		pairs, err := parsePairs(item, headerValue)
 		if err == nil {
-			err = checkHeaderNames(pairs)
+			err = checkHeaders(pairs)
 		}
 		if err != nil {
 			add(`--header %q is not valid: %v (expected "Name:Value" or a JSON object)`, safeItem(item), err)
@@ -139,12 +139,23 @@ func checkURL(u string) error {
 	return nil
 }
 
-// checkHeaderNames enforces RFC 9110 token syntax on header names.
-func checkHeaderNames(pairs []pair) error {
+// checkHeaders enforces RFC 9110 token syntax on header names and keeps
+// control characters out of values: net/http refuses to send either, so
+// every request of the run would fail.
+func checkHeaders(pairs []pair) error {
 	for _, p := range pairs {
+		if p.key == "" {
+			return errors.New("empty header name")
+		}
 		for i := 0; i < len(p.key); i++ {
 			if !isTokenChar(p.key[i]) {
 				return fmt.Errorf("header name %q contains %q", p.key, p.key[i])
+			}
+		}
+		v, _ := p.val.(string)
+		for i := 0; i < len(v); i++ {
+			if c := v[i]; (c < ' ' && c != '\t') || c == 0x7f {
+				return fmt.Errorf("header %q: value contains control character %q", p.key, c)
 			}
 		}
 	}

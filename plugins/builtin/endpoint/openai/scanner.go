@@ -1,7 +1,9 @@
 package openai
 
 import (
+	"bytes"
 	"encoding/json"
+	"slices"
 	"unicode/utf8"
 )
 
@@ -65,8 +67,17 @@ func (s *Scanner) consume(c byte) bool {
 }
 
 // Object calls visit with each key of the next value, which must be an
-// object; visit must consume the key's value (read it or Skip it).
+// object; visit must consume the key's value (read it or Skip it). It fails
+// where encoding/json could read the object differently from a caller that
+// switches on exact keys: on a key with an upper-case or non-ASCII byte
+// (encoding/json matches keys case-insensitively: "Content", or "ſ" for
+// "s"), and on a repeated key (encoding/json merges or replaces the earlier
+// value), or more than 16 keys, where it stops tracking them.
 func (s *Scanner) Object(visit func(key []byte)) {
+	s.object(visit, true)
+}
+
+func (s *Scanner) object(visit func(key []byte), strict bool) {
 	if s.bad || !s.consume('{') {
 		s.Fail()
 		return
@@ -74,11 +85,21 @@ func (s *Scanner) Object(visit func(key []byte)) {
 	if s.consume('}') {
 		return
 	}
+	var seen [16][]byte
+	n := 0
 	for {
 		key, escaped := s.rawString()
 		if s.bad || escaped || !s.consume(':') {
 			s.Fail()
 			return
+		}
+		if strict {
+			if !foldFree(key) || n == len(seen) || slices.ContainsFunc(seen[:n], func(k []byte) bool { return bytes.Equal(k, key) }) {
+				s.Fail()
+				return
+			}
+			seen[n] = key
+			n++
 		}
 		visit(key)
 		if s.bad {
@@ -92,6 +113,17 @@ func (s *Scanner) Object(visit func(key []byte)) {
 		}
 		return
 	}
+}
+
+// foldFree reports whether key has only bytes that no other byte sequence
+// case-folds to: lower-case ASCII, digits and punctuation.
+func foldFree(key []byte) bool {
+	for _, c := range key {
+		if c >= 0x80 || (c >= 'A' && c <= 'Z') {
+			return false
+		}
+	}
+	return true
 }
 
 // Array calls visit with the index of each element of the next value, which
@@ -215,7 +247,7 @@ func (s *Scanner) Skip() {
 	case c == '"':
 		s.rawString()
 	case c == '{':
-		s.Object(func([]byte) { s.Skip() })
+		s.object(func([]byte) { s.Skip() }, false)
 	case c == '[':
 		s.Array(func(int) { s.Skip() })
 	case c == 't':
@@ -257,6 +289,10 @@ func (s *Scanner) rawString() (raw []byte, escaped bool) {
 			return raw, escaped
 		case c == '\\':
 			escaped = true
+			if !validEscape(s.b[s.i+1:]) {
+				s.Fail()
+				return nil, false
+			}
 			s.i += 2
 		case c < 0x20:
 			s.Fail()
@@ -267,6 +303,30 @@ func (s *Scanner) rawString() (raw []byte, escaped bool) {
 	}
 	s.Fail()
 	return nil, false
+}
+
+// validEscape reports whether b, what follows a backslash, starts with a
+// JSON escape: one of "\\/bfnrt, or u and four hex digits (the hex digits
+// are left for the string loop, which accepts them as plain bytes).
+func validEscape(b []byte) bool {
+	if len(b) == 0 {
+		return false
+	}
+	switch b[0] {
+	case '"', '\\', '/', 'b', 'f', 'n', 'r', 't':
+		return true
+	case 'u':
+		if len(b) < 5 {
+			return false
+		}
+		for _, c := range b[1:5] {
+			if !('0' <= c && c <= '9' || 'a' <= c && c <= 'f' || 'A' <= c && c <= 'F') {
+				return false
+			}
+		}
+		return true
+	}
+	return false
 }
 
 // number checks the JSON number grammar:

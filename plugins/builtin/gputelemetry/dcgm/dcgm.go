@@ -187,7 +187,10 @@ func Parse(body []byte) ([]sdk.GPUReading, error) {
 			}
 			if mapped {
 				if f, ok := gpufields.DCGMScale[field]; ok {
-					v *= f
+					// A huge raw value can overflow to ±Inf once scaled.
+					if v *= f; math.IsInf(v, 0) {
+						continue
+					}
 				}
 				r.Metrics[field] = v
 			}

@@ -1,0 +1,13 @@
+package embeddings
+
+import (
+	"testing"
+
+	"github.com/aiperf-go/aiperf/internal/fuzzcheck"
+)
+
+func FuzzParseResponse(f *testing.F) {
+	fuzzcheck.Endpoint(f, New(),
+		`{"object":"list","data":[{"index":0,"embedding":[0.1],"object":"embedding"},{"index":1,"embedding":[0.2],"object":"embedding"}],"usage":{"prompt_tokens":8,"total_tokens":8}}`,
+		`{"data":[]}`, `{"data":[{"embedding":[0.1]}]}`, `{"data":[{"embedding":"base64"}]}`)
+}
