@@ -6,6 +6,7 @@ import (
 	"math/rand/v2"
 	"reflect"
 	"sync"
+	"sync/atomic"
 
 	sdk "github.com/aiperf-go/aiperf/plugin-sdk"
 	"github.com/aiperf-go/aiperf/plugin-sdk/payload"
@@ -38,6 +39,18 @@ type PreparedRequest struct {
 type islCache struct {
 	once   sync.Once
 	tokens *int
+	// sends counts the records read from this body; from the second on,
+	// what it carries is kept (inputs) instead of walking its JSON again
+	// for every record: a dataset entry sent many times costs one walk
+	// more than once, one sent once (a large dataset) keeps nothing.
+	sends  atomic.Int32
+	inputs atomic.Pointer[bodyInputs]
+}
+
+// bodyInputs is what a prepared body carries, read once.
+type bodyInputs struct {
+	text string
+	in   payload.Inputs
 }
 
 // Inputs is what the body sent carries for ISL and the media metrics, read
@@ -45,15 +58,29 @@ type islCache struct {
 // BodyInputs), its token count (nil when count is false or there is nothing
 // countable) and the media parts. A body equal to the prepared Payload (a
 // request sent without history) is counted once per prepared request; any
-// other body (a later turn with its history) every time.
+// other body (a later turn with its history) every time. What a prepared
+// body carries is kept from its second record on (islCache).
 func (r *PreparedRequest) Inputs(ep sdk.Endpoint, tok sdk.Tokenizer, body []byte, count bool) (text string, tokens *int, in payload.Inputs) {
-	in = BodyInputs(ep, body)
-	text = InputText(in)
+	prepared := r.isl != nil && len(body) == len(r.Payload) && (len(body) == 0 || &body[0] == &r.Payload[0])
+	if !prepared {
+		in = BodyInputs(ep, body)
+		text = InputText(in)
+		if !count {
+			return text, nil, in
+		}
+		return text, CountInput(tok, in, text), in
+	}
+	if c := r.isl.inputs.Load(); c != nil {
+		text, in = c.text, c.in
+	} else {
+		in = BodyInputs(ep, body)
+		text = InputText(in)
+		if r.isl.sends.Add(1) >= 2 {
+			r.isl.inputs.Store(&bodyInputs{text: text, in: in})
+		}
+	}
 	if !count {
 		return text, nil, in
-	}
-	if r.isl == nil || len(body) != len(r.Payload) || (len(body) > 0 && &body[0] != &r.Payload[0]) {
-		return text, CountInput(tok, in, text), in
 	}
 	r.isl.once.Do(func() { r.isl.tokens = CountInput(tok, in, text) })
 	return text, r.isl.tokens, in

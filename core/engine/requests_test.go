@@ -8,9 +8,11 @@ import (
 	"fmt"
 	"reflect"
 	"strings"
+	"sync/atomic"
 	"testing"
 
 	sdk "github.com/aiperf-go/aiperf/plugin-sdk"
+	"github.com/aiperf-go/aiperf/plugin-sdk/payload"
 )
 
 // The endpoint's body shapes (chat's keys, stream_options, extras) are
@@ -304,5 +306,47 @@ func TestPrepareContextCancelled(t *testing.T) {
 	_, _, err := PrepareContext(ctx, chatFixture{}, convs, PrepareOptions{Models: []string{"m"}})
 	if err == nil || !errors.Is(err, context.Canceled) || !strings.Contains(err.Error(), "request 1024 of the dataset") {
 		t.Fatalf("err %v", err)
+	}
+}
+
+// extractCounter is an endpoint that counts how often a body is walked for
+// its inputs.
+type extractCounter struct {
+	recordingEndpoint
+	walks atomic.Int32
+}
+
+func (e *extractCounter) ExtractInputs(body []byte) (payload.Inputs, error) {
+	e.walks.Add(1)
+	return payload.Extract(body, payload.OpenAI)
+}
+
+// A prepared body sent many times is walked for its inputs twice at most
+// (the second record keeps what it carries); any other body every time.
+// Every record gets the same text and count either way.
+func TestInputsOfAPreparedBodyAreReadOnceItRepeats(t *testing.T) {
+	ep := &extractCounter{}
+	reqs, _, err := Prepare(ep, []sdk.Conversation{{SessionID: "s", Turns: []sdk.Turn{{Texts: []string{"a b c"}}}}},
+		PrepareOptions{Models: []string{"m"}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	r := &reqs[0]
+	tok := wordTokenizer{}
+	for i := range 5 {
+		text, n, in := r.Inputs(ep, tok, r.Payload, true)
+		if text != "a b c" || n == nil || *n != 3 || len(in.Texts) != 1 {
+			t.Fatalf("send %d: text %q, tokens %v, inputs %+v; want \"a b c\", 3", i, text, n, in)
+		}
+	}
+	if got := ep.walks.Load(); got != 2 {
+		t.Errorf("the prepared body was walked %d times for 5 records, want 2", got)
+	}
+	other := append([]byte(nil), r.Payload...) // same bytes, another body (a later turn's)
+	for range 3 {
+		r.Inputs(ep, tok, other, true)
+	}
+	if got := ep.walks.Load(); got != 5 {
+		t.Errorf("%d walks after 3 records of another body, want 5: only the prepared body is kept", got)
 	}
 }
