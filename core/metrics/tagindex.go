@@ -47,11 +47,15 @@ func newTagIndex(byTag map[string]metricID) tagIndex {
 	seed := uint64(0x9E3779B97F4A7C15)
 	for range 4 {
 		shift := 64 - uint64(bitsFor(size))
+		// One table per size, cleared for each multiplier tried: a catalog
+		// that needs many tries allocated 80 MB here.
+		slots := make([]tagSlot, size)
+		used := make([]bool, size)
 		for range 2000 {
 			seed = seed*6364136223846793005 + 1442695040888963407
 			mult := seed | 1
-			slots := make([]tagSlot, size)
-			used := make([]bool, size)
+			clear(slots)
+			clear(used)
 			ok := true
 			for tag, id := range byTag {
 				i := (tagKey(tag) * mult) >> shift
