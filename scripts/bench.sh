@@ -94,6 +94,43 @@ for rate in ${BENCH_RATES:-1000 5000 10000 20000}; do
     --artifact-dir "$dir" --ui none --log-level WARNING >"$dir.out" 2>&1 || { cat "$dir.out"; exit 1; }
   go run ./scripts/benchreport "constant-rate" "$rate" "$dir/profile_export_aiperf.json"
 done
+# The same at 5k req/s under plain GOGC=100, against aiperf's GC policy above.
+dir="$out/rate-5000-gogc100"
+GOGC=100 "$bin" profile -m bench-model -u "http://127.0.0.1:$port" --request-rate 5000 --arrival-pattern constant \
+  --benchmark-duration 3 --benchmark-grace-period 5 --isl 16 --osl 1 --random-seed 1 --tokenizer builtin \
+  --artifact-dir "$dir" --ui none --log-level WARNING >"$dir.out" 2>&1 || { cat "$dir.out"; exit 1; }
+go run ./scripts/benchreport "constant-rate GOGC=100" 5000 "$dir/profile_export_aiperf.json"
+
+# Memory and the GC policy (issue 15): max RSS and throughput of long closed-loop runs and of many
+# concurrent streams, with aiperf's policy (internal/gcpolicy) and with plain GOGC=100 beside it.
+# name env concurrency requests/duration dataset-entries streaming
+memory_scenarios=(
+  "closed-1M-c64 - 64 1000000 1000"
+  "closed-1M-distinct-c64 - 64 1000000 0"
+  "closed-300k-c64 - 64 300000 1000"
+  "closed-300k-c64-gogc100 GOGC=100 64 300000 1000"
+  "streams-1400-10s - 1400 10s 100 --streaming"
+  "streams-1400-10s-gogc100 GOGC=100 1400 10s 100 --streaming"
+)
+echo
+printf '%-28s %12s %10s %10s %10s\n' "memory scenario" "req/s" requests "client CPU" "max RSS"
+for s in "${memory_scenarios[@]}"; do
+  read -r name envs conc n entries streaming <<<"$s"
+  [ -n "${BENCH_SKIP_1M:-}" ] && [[ $name == closed-1M* ]] && continue
+  dir="$out/$name"
+  count=(--request-count "$n"); [[ $n == *s ]] && count=(--benchmark-duration "${n%s}")
+  ds=(--num-dataset-entries "$entries"); [ "$entries" = 0 ] && ds=()
+  echo "- -" >"$dir.time"
+  env ${envs/#-/X=} /usr/bin/time -f '%P %M' -o "$dir.time" "$bin" profile -m bench-model -u "http://127.0.0.1:$port" \
+    --concurrency "$conc" "${count[@]}" "${ds[@]}" --isl 16 --osl 20 --extra-inputs ignore_eos:true ${streaming:-} \
+    --random-seed 1 --tokenizer builtin --artifact-dir "$dir" --ui none --log-level WARNING \
+    --no-server-metrics --no-gpu-telemetry >"$dir.out" 2>&1 || { cat "$dir.out"; exit 1; }
+  rps=$(grep -E 'Request Throughput' "$dir.out" | awk -F'│' '{gsub(/[ ,]/,"",$3); print $3}')
+  reqs=$(grep -E 'Request Count' "$dir.out" | awk -F'│' '{gsub(/[ ,]/,"",$3); print $3}')
+  read -r cpu rss <"$dir.time"
+  [ "$rss" != "-" ] && rss="$(awk -v k="$rss" 'BEGIN{printf "%.0fMB", k/1024}')"
+  printf '%-28s %12s %10s %10s %10s\n' "$name" "$rps" "$reqs" "$cpu" "$rss"
+done
 
 # Memory per in-flight stream: N streams held open at once by a slow mock (2 s to first token);
 # the client's max RSS difference between N=2000 and N=200, divided by 1800.

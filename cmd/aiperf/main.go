@@ -17,9 +17,14 @@ func main() {
 	os.Exit(profiled(func() int { return run(context.Background(), os.Args[1:], os.Stdout, os.Stderr) }))
 }
 
-// profiled writes a CPU profile of fn to $AIPERF_CPUPROFILE when set: the
-// way docs/PERFORMANCE.md finds where the client spends its cycles.
+// profiled writes a CPU profile of fn to $AIPERF_CPUPROFILE and a heap
+// profile (allocations over the whole run, and what was live at the last
+// collection) to $AIPERF_MEMPROFILE when set: the way docs/PERFORMANCE.md
+// finds where the client spends its cycles and its memory.
 func profiled(fn func() int) int {
+	if path := os.Getenv("AIPERF_MEMPROFILE"); path != "" {
+		defer writeHeapProfile(path)
+	}
 	path := os.Getenv("AIPERF_CPUPROFILE")
 	if path == "" {
 		return fn()
@@ -36,6 +41,18 @@ func profiled(fn func() int) int {
 	}
 	defer pprof.StopCPUProfile()
 	return fn()
+}
+
+func writeHeapProfile(path string) {
+	f, err := os.Create(path)
+	if err != nil {
+		fmt.Fprintln(os.Stderr, "AIPERF_MEMPROFILE:", err)
+		return
+	}
+	defer f.Close()
+	if err := pprof.Lookup("allocs").WriteTo(f, 0); err != nil {
+		fmt.Fprintln(os.Stderr, "AIPERF_MEMPROFILE:", err)
+	}
 }
 
 // exitError carries a specific exit status out of a command.

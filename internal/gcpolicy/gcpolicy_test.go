@@ -109,11 +109,11 @@ func TestTunerFollowsTheLiveHeapAndRestores(t *testing.T) {
 
 	var tuner Tuner
 	tuner.Start()
-	kept = make([]byte, 2*Floor) // live heap above the floor
+	kept = make([]byte, Floor+32<<20) // live heap above the floor
 	for i := range kept {
 		kept[i] = byte(i)
 	}
-	waitFor(t, "with 2×Floor live", func() bool { return gogc() == minPercent })
+	waitFor(t, "with more than Floor live", func() bool { return gogc() == minPercent })
 	kept = nil
 	waitFor(t, "with the heap let go", func() bool { return gogc() > 4*minPercent })
 	tuner.Stop()
