@@ -457,7 +457,7 @@ func runAnalyze(cmd *cobra.Command, rawArgs []string, o analyzeOptions) error {
 		if err != nil {
 			return fmt.Errorf("sweep point %s: %w", label, err)
 		}
-		s.BeforeSend = gc.Start
+		s.BeforeSend, s.AfterSend = gc.Start, gc.Settle
 		points[i].s = s
 	}
 

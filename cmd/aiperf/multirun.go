@@ -49,7 +49,7 @@ func runProfileRuns(ctx context.Context, cmd *cobra.Command, reg *registry.Regis
 		if seed := cfg.ProfileRunSeed(i); seed != nil {
 			s.Seed, s.Dataset.RandomSeed = *seed, *seed
 		}
-		s.BeforeSend = gc.Start
+		s.BeforeSend, s.AfterSend = gc.Start, gc.Settle
 		settings[i] = s
 	}
 	logPath := filepath.Join(base, settings[0].Files.Log)

@@ -68,9 +68,10 @@ func runProfile(cmd *cobra.Command, rawArgs []string) error {
 		return err
 	}
 	// Loading runs with Go's default collector; the timed run's policy
-	// (internal/gcpolicy) starts before the first send.
+	// (internal/gcpolicy) holds from the first send to the last response,
+	// then summarizing and exporting collect tightly.
 	var gc gcpolicy.Tuner
-	settings.BeforeSend = gc.Start
+	settings.BeforeSend, settings.AfterSend = gc.Start, gc.Settle
 	defer gc.Stop()
 	out, err := app.Profile(ctx, reg, settings, cmd.OutOrStdout(), stderr)
 	if err != nil {

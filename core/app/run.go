@@ -194,6 +194,9 @@ func (r *Runner) Run(ctx context.Context) (*Outcome, error) {
 	// to after the last one.
 	sampler.Start(ctx)
 	runErr := r.runPhases(runCtx, eng, pipe, warmup, profiling)
+	if s.AfterSend != nil {
+		s.AfterSend()
+	}
 	r.graceCut = eng.GraceCutCount()
 	r.telemetryResults(sampler, ec)
 	r.UI.Stop()

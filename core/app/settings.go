@@ -27,6 +27,10 @@ type Settings struct {
 	// prepared, before anything is sent (the CLI tunes the garbage
 	// collector for the timed run there, not while loading).
 	BeforeSend func()
+	// AfterSend, when set, runs once the last request of the run has
+	// ended, before records are summarized and exported: the CLI ends the
+	// timed run's GC policy there.
+	AfterSend func()
 	// SystemPrompt is the verbatim --system-prompt (or the file's text),
 	// put before every conversation's own system message; "" for none.
 	SystemPrompt string

@@ -38,10 +38,16 @@ const (
 // under Go's defaults.
 type Tuner struct {
 	mu      sync.Mutex
-	active  *cycleWatch
-	percent int   // GOGC before Start
-	limit   int64 // memory limit before Start
+	started bool        // Start applied the policy; Stop restores
+	watch   *cycleWatch // nil once settled
+	percent int         // GOGC before Start
+	limit   int64       // memory limit before Start
 }
+
+// SettledPercent is the GOGC after the timed run (Settle): summarizing and
+// exporting have no schedule to keep, so the heap stays within a quarter
+// of what they keep.
+const SettledPercent = 25
 
 // Start applies the policy, unless GOGC or GOMEMLIMIT is set in the
 // environment (then the user's setting stands). Starting a started tuner
@@ -52,9 +58,10 @@ func (t *Tuner) Start() {
 	}
 	t.mu.Lock()
 	defer t.mu.Unlock()
-	if t.active != nil {
+	if t.started {
 		return
 	}
+	t.started = true
 	t.percent = debug.SetGCPercent(minPercent)
 	t.limit = debug.SetMemoryLimit(-1)
 	if limit := ContainerBudget(cgroupMemoryLimit()); limit > 0 {
@@ -64,12 +71,26 @@ func (t *Tuner) Start() {
 	w = watchCycles(func() {
 		t.mu.Lock()
 		defer t.mu.Unlock()
-		if t.active == w { // not stopped (and restored) meanwhile
+		if t.watch == w { // not settled or stopped (and restored) meanwhile
 			debug.SetGCPercent(Percent(liveHeap(), Floor))
 		}
 	})
-	t.active = w
+	t.watch = w
 	debug.SetGCPercent(Percent(liveHeap(), Floor))
+}
+
+// Settle ends the timed part of a started policy: the last request has
+// ended, and the run's records are summarized and exported under
+// SettledPercent until Stop. It does nothing unless started.
+func (t *Tuner) Settle() {
+	t.mu.Lock()
+	defer t.mu.Unlock()
+	if !t.started || t.watch == nil {
+		return
+	}
+	t.watch.stop()
+	t.watch = nil
+	debug.SetGCPercent(SettledPercent)
 }
 
 // Stop restores the collector settings Start found. Stopping a stopped
@@ -77,11 +98,14 @@ func (t *Tuner) Start() {
 func (t *Tuner) Stop() {
 	t.mu.Lock()
 	defer t.mu.Unlock()
-	if t.active == nil {
+	if !t.started {
 		return
 	}
-	t.active.stop()
-	t.active = nil
+	if t.watch != nil {
+		t.watch.stop()
+		t.watch = nil
+	}
+	t.started = false
 	debug.SetGCPercent(t.percent)
 	debug.SetMemoryLimit(t.limit)
 }

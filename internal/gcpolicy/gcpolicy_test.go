@@ -99,8 +99,8 @@ func waitFor(t *testing.T, what string, cond func() bool) {
 var kept []byte
 
 // The tuner follows the live heap cycle after cycle: Go's default while
-// the run keeps more than the floor, a higher GOGC when it keeps little,
-// and Stop restores what was set before.
+// the run keeps more than the floor, a higher GOGC when it keeps little;
+// Settle then holds SettledPercent, and Stop restores what was set before.
 func TestTunerFollowsTheLiveHeapAndRestores(t *testing.T) {
 	t.Setenv("GOGC", "")
 	t.Setenv("GOMEMLIMIT", "")
@@ -116,6 +116,13 @@ func TestTunerFollowsTheLiveHeapAndRestores(t *testing.T) {
 	waitFor(t, "with more than Floor live", func() bool { return gogc() == minPercent })
 	kept = nil
 	waitFor(t, "with the heap let go", func() bool { return gogc() > 4*minPercent })
+	tuner.Settle()
+	runtime.GC()
+	runtime.GC()
+	time.Sleep(20 * time.Millisecond)
+	if got := gogc(); got != SettledPercent {
+		t.Errorf("GOGC after Settle = %d, want %d, and the cycle watch stopped", got, SettledPercent)
+	}
 	tuner.Stop()
 	if got := gogc(); got != 77 {
 		t.Errorf("GOGC after Stop = %d, want the 77 set before Start", got)
