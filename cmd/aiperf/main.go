@@ -8,6 +8,7 @@ import (
 	"fmt"
 	"io"
 	"os"
+	"runtime"
 	"runtime/pprof"
 
 	"github.com/aiperf-go/aiperf/core/config"
@@ -50,6 +51,7 @@ func writeHeapProfile(path string) {
 		return
 	}
 	defer f.Close()
+	runtime.GC() // the profile counts allocations up to the last collection
 	if err := pprof.Lookup("allocs").WriteTo(f, 0); err != nil {
 		fmt.Fprintln(os.Stderr, "AIPERF_MEMPROFILE:", err)
 	}

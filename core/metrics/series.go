@@ -3,11 +3,11 @@ package metrics
 import sdk "github.com/aiperf-go/aiperf/plugin-sdk"
 
 // Chunk sizes of a series: the first chunk is small for short runs, later
-// ones double up to maxChunk values (512 KiB). Variables so tests can
-// spill small series.
+// ones double up to maxChunk values (128 KiB, what a spilling series keeps
+// in memory). Variables so tests can spill small series.
 var (
 	firstChunk = 1024
-	maxChunk   = 64 * 1024
+	maxChunk   = 16 * 1024
 )
 
 // series is a growable array of exact float64 values stored in chunks.

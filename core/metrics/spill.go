@@ -13,7 +13,7 @@ import (
 // million requests holds about 35 values per request, 280 MB as float64,
 // which the accumulator otherwise keeps in memory until the end. Spilled
 // chunks are written once, sequentially, and read back once per statistic
-// at the end of the run, one chunk (512 KiB) at a time.
+// at the end of the run, one chunk (128 KiB) at a time.
 //
 // The file is created on the first spill, in the run's artifact directory
 // (where the run already writes), and unlinked at once where the system
@@ -33,7 +33,7 @@ type spill struct {
 	readErr error
 }
 
-// readBufs are the byte buffers chunks are read back through (512 KiB).
+// readBufs are the byte buffers chunks are read back through (128 KiB).
 var readBufs sync.Pool
 
 // spillRef is where a chunk lives in the file.

@@ -370,11 +370,13 @@ func isNaN(x float64) bool { return x != x }
 // events' buffers are handed on as the statistics' scratch space: a
 // curve's segments are at most one more than its events.
 func buildSweepCurves(recs []sweepRec, icl []float64) (sweepCurves, *sweepWork) {
-	// Room for the largest curve: ICL decode throughput (2 per chunk), ICL
-	// tokens in flight (1 per chunk, 3 per record) or total throughput (4
-	// per record); buf is the sort's scratch.
-	ev := make([]sweepEvent, 0, 2*len(icl)+4*len(recs)+1)
-	buf := make([]sweepEvent, 0, cap(ev))
+	// Room for the concurrency curves (2 events per record); the larger
+	// ones (ICL decode throughput: 2 per chunk, total throughput: 4 per
+	// record) grow it when the run has them. Sized for the largest up front
+	// it held 128 MB at a million non-streaming records, which have none.
+	// buf is the sort's scratch, grown by sweepLine.
+	ev := make([]sweepEvent, 0, 2*len(recs)+1)
+	var buf []sweepEvent
 	var c sweepCurves
 
 	// concurrency_sweep_line(a, b): +1 at a, -1 at b for every record with
