@@ -124,7 +124,7 @@ func NewPipeline(cfg Config) *Pipeline {
 		// A finished request holds its response bytes until parsed: 1024
 		// absorb a burst (80 ms at 13k req/s) without holding 50 MB of
 		// them when processing falls behind sending.
-		in:        make(chan engine.Completed, 1024),
+		in: make(chan engine.Completed, 1024),
 		// Processed records wait only for the single collector, which is
 		// quick; each still holds its response bytes, so few are queued.
 		processed: make(chan processed, 256),
