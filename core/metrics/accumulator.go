@@ -106,6 +106,9 @@ func NewAccumulator(cat *Catalog, info sdk.RunInfo) (*Accumulator, error) {
 	for _, tm := range a.fam.timings() {
 		tm.s.sp = a.spill
 	}
+	for i := range a.sweep.cols {
+		a.sweep.cols[i].sp = a.spill
+	}
 	// The spill file is closed with the accumulator; no Close to forget.
 	runtime.AddCleanup(a, func(sp *spill) { sp.close() }, a.spill)
 	return a, nil

@@ -125,10 +125,57 @@ type sweepRec struct {
 	nICL                      int32
 }
 
+// The columns of a sweep row.
+const (
+	colStart = iota
+	colGen
+	colEnd
+	colISL
+	colOSL
+	colNICL
+	numSweepCols
+)
+
+// add appends a row.
+func (s *sweepState) add(r sweepRec) {
+	s.cols[colStart].add(r.start)
+	s.cols[colGen].add(r.gen)
+	s.cols[colEnd].add(r.end)
+	s.cols[colISL].add(r.isl)
+	s.cols[colOSL].add(r.osl)
+	s.cols[colNICL].add(float64(r.nICL))
+	s.n++
+}
+
+// rows reads the rows back, in the order added.
+func (s *sweepState) rows() []sweepRec {
+	recs := make([]sweepRec, s.n)
+	set := func(col int, put func(r *sweepRec, v float64)) {
+		i := 0
+		s.cols[col].each(func(vals []float64) {
+			for _, v := range vals {
+				put(&recs[i], v)
+				i++
+			}
+		})
+	}
+	set(colStart, func(r *sweepRec, v float64) { r.start = v })
+	set(colGen, func(r *sweepRec, v float64) { r.gen = v })
+	set(colEnd, func(r *sweepRec, v float64) { r.end = v })
+	set(colISL, func(r *sweepRec, v float64) { r.isl = v })
+	set(colOSL, func(r *sweepRec, v float64) { r.osl = v })
+	set(colNICL, func(r *sweepRec, v float64) { r.nICL = int32(v) })
+	return recs
+}
+
 // sweepState is the accumulator's sweep input.
 type sweepState struct {
-	on   bool // some sweep metric applies
-	recs []sweepRec
+	on bool // some sweep metric applies
+	// cols hold the records' rows by column (sweepCol), so they spill to
+	// disk with the series instead of staying resident: 48 bytes per
+	// request, read only by Summarize.
+	cols [numSweepCols]series
+	n    int
 	// Record metrics read (noMetric when undeclared) and the factor their
 	// values are multiplied by to get ns.
 	ttft, icl, isl, osl metricID
@@ -197,7 +244,7 @@ func (a *Accumulator) addSweep(rec *sdk.RequestRecord, values map[string]sdk.Met
 	if n := a.iclLen() - iclBefore; n > 0 {
 		r.nICL = int32(n)
 	}
-	s.recs = append(s.recs, r)
+	s.add(r)
 }
 
 // scalarOf is a record's scalar value of metric id when the catalog admits
@@ -230,15 +277,16 @@ type sweepSet struct {
 // added.
 func (a *Accumulator) buildSweeps() *sweepSet {
 	s := &a.sweep
-	if !s.on || len(s.recs) == 0 {
+	if !s.on || s.n == 0 {
 		return nil
 	}
+	recs := s.rows()
 	var icl []float64
 	if s.icl != noMetric {
 		icl = a.series[s.icl].values()
 		total := 0
-		for i := range s.recs {
-			total += int(s.recs[i].nICL)
+		for i := range recs {
+			total += int(recs[i].nICL)
 		}
 		if total != len(icl) {
 			icl = nil // cannot happen: Add counts what it appends
@@ -249,7 +297,7 @@ func (a *Accumulator) buildSweeps() *sweepSet {
 			}
 		}
 	}
-	c, w := buildSweepCurves(s.recs, icl)
+	c, w := buildSweepCurves(recs, icl)
 	return &sweepSet{c: c, w: w}
 }
 
