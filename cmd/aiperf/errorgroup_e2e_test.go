@@ -45,14 +45,7 @@ func TestProfileGroupsNetworkErrorsAcrossClientPorts(t *testing.T) {
 	if r.summary == nil {
 		t.Fatalf("no JSON summary (exit %d)\n%s", r.code, r.stderr)
 	}
-	var summary []struct {
-		ErrorDetails struct {
-			Code    int    `json:"code"`
-			Type    string `json:"type"`
-			Message string `json:"message"`
-		} `json:"error_details"`
-		Count int `json:"count"`
-	}
+	var summary []errorSummaryRow
 	if err := json.Unmarshal(r.summary["error_summary"], &summary); err != nil {
 		t.Fatalf("error_summary: %v", err)
 	}
