@@ -8,7 +8,8 @@
 // a core from the senders for a few milliseconds. Keeping the goal at least
 // Floor above the live heap makes cycles rare at a fixed, small cost in
 // memory; a run that keeps a lot (a million prompts) is collected at twice
-// its live heap, exactly as Go's default.
+// its live heap, exactly as Go's default. After the last response (Settle)
+// nothing is timed any more, and summarizing and exporting collect tightly.
 package gcpolicy
 
 import (
