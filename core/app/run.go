@@ -21,6 +21,7 @@ import (
 	"github.com/aiperf-go/aiperf/core/live"
 	"github.com/aiperf-go/aiperf/core/metrics"
 	"github.com/aiperf-go/aiperf/core/records"
+	"github.com/aiperf-go/aiperf/core/redact"
 	"github.com/aiperf-go/aiperf/core/telemetry"
 	"github.com/aiperf-go/aiperf/core/validity"
 	"github.com/aiperf-go/aiperf/core/version"
@@ -139,8 +140,14 @@ func (r *Runner) Run(ctx context.Context) (*Outcome, error) {
 		ec.Inputs = inputs
 	}
 
+	urls := r.endpointURLs()
+	// Once, before the first request: the URL actually posted to, after
+	// joining the endpoint path (secrets in its query redacted).
+	for _, u := range urls {
+		r.Log.Info("Sending requests to " + redact.URL(u))
+	}
 	eng, err := engine.New(r.Transport, nil, reqs, engine.Options{
-		URLs: r.endpointURLs(), Headers: r.headers(), Streaming: r.RunInfo.Streaming,
+		URLs: urls, Headers: r.headers(), Streaming: r.RunInfo.Streaming,
 		Timeout: s.Timeout, Seed: s.Seed, Endpoint: r.Endpoint, Prepare: popts,
 		ConnectionReuse: s.ConnectionReuse, Plugins: r.Host,
 		VideoPollInterval: s.VideoPollInterval, DownloadVideoContent: s.DownloadVideoContent,
@@ -574,7 +581,7 @@ func (r *Runner) endpointURLs() []string {
 		// The path goes before the base URL's query (--url 'host?api-key=...'),
 		// as AIPerf's urlsplit/urlunsplit join does.
 		base, query, hasQuery := strings.Cut(base, "?")
-		urls[i] = strings.TrimRight(base, "/") + "/" + strings.TrimLeft(path, "/")
+		urls[i] = JoinEndpointPath(base, path)
 		if hasQuery {
 			sep := "?"
 			if strings.Contains(path, "?") {
@@ -584,6 +591,33 @@ func (r *Runner) endpointURLs() []string {
 		}
 	}
 	return urls
+}
+
+// JoinEndpointPath appends an endpoint path to a base URL (without its
+// query) as AIPerf 0.13's _dedup_path_overlap does, so the URLs people
+// paste work: a base that already ends with the whole path (the full
+// endpoint URL) is used as is, and an OpenAI "base URL" ending in /v1
+// (also behind a gateway prefix, /openai/v1) does not get a second v1/.
+// Overlap is an exact match on the raw path, as in AIPerf.
+func JoinEndpointPath(base, path string) string {
+	prefix, basePath := base, ""
+	if i := strings.Index(base, "://"); i >= 0 {
+		if j := strings.IndexByte(base[i+3:], '/'); j >= 0 {
+			prefix, basePath = base[:i+3+j], base[i+3+j:]
+		}
+	}
+	basePath = strings.TrimRight(basePath, "/")
+	sub := strings.TrimLeft(path, "/")
+	switch {
+	case sub == "":
+	case strings.HasSuffix(basePath, "/"+sub):
+	default:
+		if strings.HasSuffix(basePath, "/v1") && strings.HasPrefix(sub, "v1/") {
+			sub = strings.TrimPrefix(sub, "v1/")
+		}
+		basePath += "/" + sub
+	}
+	return prefix + basePath
 }
 
 // headers builds the per-run headers: the endpoint's own (sdk.HeaderProvider)

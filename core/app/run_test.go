@@ -162,6 +162,21 @@ func TestEndpointURLs(t *testing.T) {
 			want: []string{"http://a:1/v1/chat/completions?api-key=K&x=1"}},
 		{name: "custom endpoint query joined with the base query", ep: chat, urls: []string{"http://a?x=1"}, custom: "/v1/c?api-key=K",
 			want: []string{"http://a/v1/c?api-key=K&x=1"}},
+		// The URLs people paste (AIPerf 0.13's _dedup_path_overlap).
+		{name: "an OpenAI base URL ending in /v1", ep: chat, urls: []string{"http://h:8000/v1", "http://h:8000/v1/"},
+			want: []string{"http://h:8000/v1/chat/completions", "http://h:8000/v1/chat/completions"}},
+		{name: "the full endpoint URL", ep: chat, urls: []string{"http://h:8000/v1/chat/completions", "https://g/v1/chat/completions/"},
+			want: []string{"http://h:8000/v1/chat/completions", "https://g/v1/chat/completions"}},
+		{name: "a gateway prefix before /v1", ep: chat, urls: []string{"https://gw.example/openai/v1?api-version=2024-10-21"},
+			want: []string{"https://gw.example/openai/v1/chat/completions?api-version=2024-10-21"}},
+		{name: "/v1 base with a custom endpoint under v1", ep: chat, urls: []string{"http://h/v1"}, custom: "/v1/embeddings",
+			want: []string{"http://h/v1/embeddings"}},
+		{name: "/v1 base with a custom endpoint elsewhere", ep: chat, urls: []string{"http://h/v1"}, custom: "/generate",
+			want: []string{"http://h/v1/generate"}},
+		{name: "a base merely ending in v1 letters is not /v1", ep: chat, urls: []string{"http://h/apiv1"},
+			want: []string{"http://h/apiv1/v1/chat/completions"}},
+		{name: "the full URL of the streaming path", ep: splitPaths, urls: []string{"http://a/v1/generate_stream"}, streaming: true,
+			want: []string{"http://a/v1/generate_stream"}},
 	}
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {
