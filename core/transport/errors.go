@@ -164,9 +164,11 @@ func sseErrorDetails(code int, msg string) *sdk.ErrorDetails {
 	return &sdk.ErrorDetails{Code: code, Type: ErrTypeSSE, Message: "Error occurred in SSE response: " + msg}
 }
 
-// dataError extracts {"error": …} from a JSON payload: the code from
-// error.code when it is an HTTP error status (else 502), the message from
-// error.message, a string error, or the error's JSON.
+// dataError extracts {"error": …} from a JSON payload: the code from the
+// error object (errorCode: its code or status, as a number or a numeric
+// string, else a well-known type) when it is an HTTP error status (else
+// 502), the message from error.message, a string error, or the error's
+// JSON.
 func dataError(data []byte) (code int, msg string, ok bool) {
 	var payload struct {
 		Error json.RawMessage `json:"error"`
@@ -182,10 +184,11 @@ func dataError(data []byte) (code int, msg string, ok bool) {
 	var obj struct {
 		Message *string         `json:"message"`
 		Code    json.RawMessage `json:"code"`
+		Status  json.RawMessage `json:"status"`
+		Type    string          `json:"type"`
 	}
 	if json.Unmarshal(payload.Error, &obj) == nil {
-		var c int
-		if json.Unmarshal(obj.Code, &c) == nil && c >= 400 && c <= 599 {
+		if c, ok := errorCode(obj.Code, obj.Status, obj.Type); ok {
 			code = c
 		}
 		if obj.Message != nil {
@@ -193,6 +196,62 @@ func dataError(data []byte) (code int, msg string, ok bool) {
 		}
 	}
 	return code, string(payload.Error), true
+}
+
+// errorCode is the HTTP status an error object names, in the shapes
+// servers send: "code": 500 or "code": "500" (LiteLLM relaying a failed
+// upstream), the same under "status", else a well-known error type
+// (OpenAI's and Anthropic's). Only 4xx and 5xx count.
+func errorCode(code, status json.RawMessage, typ string) (int, bool) {
+	for _, raw := range []json.RawMessage{code, status} {
+		if c, ok := httpStatus(raw); ok {
+			return c, true
+		}
+	}
+	c, ok := errorTypeStatus[strings.ToLower(typ)]
+	return c, ok
+}
+
+// httpStatus reads a JSON number or numeric string that is a 4xx or 5xx
+// status.
+func httpStatus(raw json.RawMessage) (int, bool) {
+	if len(raw) == 0 {
+		return 0, false
+	}
+	var n json.Number
+	if json.Unmarshal(raw, &n) != nil {
+		var s string
+		if json.Unmarshal(raw, &s) != nil {
+			return 0, false
+		}
+		n = json.Number(strings.TrimSpace(s))
+	}
+	c, err := strconv.Atoi(string(n))
+	if err != nil {
+		f, ferr := n.Float64()
+		if ferr != nil || f != float64(int(f)) {
+			return 0, false
+		}
+		c = int(f)
+	}
+	return c, c >= 400 && c <= 599
+}
+
+// errorTypeStatus maps the error types of OpenAI-style and Anthropic-style
+// error objects to the status they stand for.
+var errorTypeStatus = map[string]int{
+	"invalid_request_error": 400,
+	"bad_request":           400,
+	"authentication_error":  401,
+	"permission_error":      403,
+	"not_found_error":       404,
+	"rate_limit_error":      429,
+	"rate_limit_exceeded":   429,
+	"server_error":          500,
+	"internal_server_error": 500,
+	"api_error":             500,
+	"service_unavailable":   503,
+	"overloaded_error":      529,
 }
 
 // truthy mirrors Python truthiness of a decoded JSON value.

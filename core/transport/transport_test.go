@@ -360,6 +360,15 @@ func TestSendSSEErrors(t *testing.T) {
 		{"data error object with code", "data: a\n\ndata: {\"error\":{\"message\":\"overloaded\",\"code\":503}}\n\n", 503, "Error occurred in SSE response: overloaded", 1, true},
 		{"data error string", "data: {\"error\":\"bad things\"}\n\n", 502, "Error occurred in SSE response: bad things", 0, true},
 		{"data error with non-HTTP code", "data: {\"error\":{\"message\":\"x\",\"code\":42}}\n\n", 502, "Error occurred in SSE response: x", 0, true},
+		// The shapes servers send the code in (issue 16).
+		{"LiteLLM: numeric string code", "data: {\"error\":{\"message\":\"upstream died\",\"type\":\"None\",\"param\":null,\"code\":\"500\"}}\n\n", 500, "Error occurred in SSE response: upstream died", 0, true},
+		{"float code", "data: {\"error\":{\"message\":\"m\",\"code\":429.0}}\n\n", 429, "Error occurred in SSE response: m", 0, true},
+		{"status field", "data: {\"error\":{\"message\":\"busy\",\"status\":503}}\n\n", 503, "Error occurred in SSE response: busy", 0, true},
+		{"status as a string", "data: {\"error\":{\"message\":\"busy\",\"status\":\"503\"}}\n\n", 503, "Error occurred in SSE response: busy", 0, true},
+		{"type only", "data: {\"error\":{\"message\":\"slow down\",\"type\":\"rate_limit_error\"}}\n\n", 429, "Error occurred in SSE response: slow down", 0, true},
+		{"Anthropic overloaded type", "event: error\ndata: {\"type\":\"error\",\"error\":{\"type\":\"overloaded_error\",\"message\":\"Overloaded\"}}\n\n", 529, "Error occurred in SSE response: Overloaded", 0, true},
+		{"string code that is not a status", "data: {\"error\":{\"message\":\"m\",\"code\":\"context_length_exceeded\",\"type\":\"invalid_request_error\"}}\n\n", 400, "Error occurred in SSE response: m", 0, true},
+		{"Google-style status name", "data: {\"error\":{\"message\":\"m\",\"status\":\"UNAVAILABLE\"}}\n\n", 502, "Error occurred in SSE response: m", 0, true},
 		{"quoted error inside content is not an error", "data: {\"choices\":[{\"delta\":{\"content\":\"\\\"error\\\"\"}}]}\n\n", 0, "", 1, false},
 		{"null error is not an error", "data: {\"error\":null,\"choices\":[]}\n\n", 0, "", 1, false},
 	}
