@@ -12,6 +12,10 @@ type ErrorDetails struct {
 	Code    int    `json:"code,omitempty"`
 	Type    string `json:"type"`
 	Message string `json:"message"`
+	// RetryAfter is the Retry-After header of a 429 or 503 response, as
+	// the server sent it (seconds or an HTTP date); "" otherwise. Not part
+	// of the error's identity: the error summary groups without it.
+	RetryAfter string `json:"retry_after,omitempty"`
 }
 
 // Response is one raw response unit as received: one SSE event (its data

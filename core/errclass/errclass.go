@@ -40,6 +40,7 @@ func Normalize(msg string) string {
 // cancellations carry a code and keep their exact message, as AIPerf groups
 // them (a server's body is the server's to word).
 func GroupKey(e sdk.ErrorDetails) sdk.ErrorDetails {
+	e.RetryAfter = "" // a hint, not what failed
 	if e.Code != 0 {
 		return e
 	}

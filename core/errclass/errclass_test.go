@@ -190,3 +190,13 @@ func TestGroupKeyKeepsCodedMessages(t *testing.T) {
 		t.Errorf("GroupKey(%+v) = %+v", e, got)
 	}
 }
+
+// Retry-After is a hint, not what failed: 429s with different waits are
+// one row of the summary.
+func TestGroupKeyDropsRetryAfter(t *testing.T) {
+	a := GroupKey(sdk.ErrorDetails{Code: 429, Type: "Too Many Requests", Message: "slow down", RetryAfter: "30"})
+	b := GroupKey(sdk.ErrorDetails{Code: 429, Type: "Too Many Requests", Message: "slow down", RetryAfter: "7"})
+	if a != b || a.RetryAfter != "" {
+		t.Errorf("group keys %+v and %+v, want one key without retry_after", a, b)
+	}
+}

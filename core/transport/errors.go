@@ -129,7 +129,13 @@ func httpError(resp *http.Response, body []byte) *sdk.ErrorDetails {
 	if reason == "" {
 		reason = http.StatusText(resp.StatusCode)
 	}
-	return &sdk.ErrorDetails{Code: resp.StatusCode, Type: reason, Message: string(body)}
+	e := &sdk.ErrorDetails{Code: resp.StatusCode, Type: reason, Message: string(body)}
+	// How long the server asks clients to back off, for whoever reads the
+	// records of an overloaded run.
+	if resp.StatusCode == http.StatusTooManyRequests || resp.StatusCode == http.StatusServiceUnavailable {
+		e.RetryAfter = strings.TrimSpace(resp.Header.Get("Retry-After"))
+	}
+	return e
 }
 
 // sseError returns the error an SSE event carries, or nil for a normal

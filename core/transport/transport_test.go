@@ -169,26 +169,35 @@ func TestSendEmptyBodyIsOneEmptyResponse(t *testing.T) {
 func TestSendHTTPErrors(t *testing.T) {
 	big := strings.Repeat("x", maxErrorBody+100)
 	tests := []struct {
-		name     string
-		status   int
-		body     string
-		wantType string
-		wantMsg  string
+		name       string
+		status     int
+		body       string
+		retryAfter string // the header sent
+		wantType   string
+		wantMsg    string
+		wantRetry  string // what the record keeps
 	}{
-		{"500 with body", 500, `{"error":"boom"}`, "Internal Server Error", `{"error":"boom"}`},
-		{"404", 404, "no such model", "Not Found", "no such model"},
-		{"429 empty body", 429, "", "Too Many Requests", ""},
-		{"body truncated at 64 KiB", 503, big, "Service Unavailable", big[:maxErrorBody]},
+		{"500 with body", 500, `{"error":"boom"}`, "", "Internal Server Error", `{"error":"boom"}`, ""},
+		{"404", 404, "no such model", "", "Not Found", "no such model", ""},
+		{"429 empty body", 429, "", "", "Too Many Requests", "", ""},
+		{"body truncated at 64 KiB", 503, big, "", "Service Unavailable", big[:maxErrorBody], ""},
+		// Retry-After is kept on 429 and 503 (issue 16), as sent.
+		{"429 with Retry-After seconds", 429, "slow down", "30", "Too Many Requests", "slow down", "30"},
+		{"503 with Retry-After date", 503, "", "Wed, 21 Oct 2026 07:28:00 GMT", "Service Unavailable", "", "Wed, 21 Oct 2026 07:28:00 GMT"},
+		{"Retry-After on a 500 is not kept", 500, "x", "5", "Internal Server Error", "x", ""},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
 			srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, _ *http.Request) {
+				if tt.retryAfter != "" {
+					w.Header().Set("Retry-After", tt.retryAfter)
+				}
 				w.WriteHeader(tt.status)
 				_, _ = io.WriteString(w, tt.body)
 			}))
 			defer srv.Close()
 			rec := send(t, newTransport(t, Options{}), context.Background(), &sdk.TransportRequest{URL: srv.URL})
-			want := sdk.ErrorDetails{Code: tt.status, Type: tt.wantType, Message: tt.wantMsg}
+			want := sdk.ErrorDetails{Code: tt.status, Type: tt.wantType, Message: tt.wantMsg, RetryAfter: tt.wantRetry}
 			if rec.Error == nil || *rec.Error != want {
 				t.Fatalf("error = %+v, want code %d type %q message of %d bytes", rec.Error, tt.status, tt.wantType, len(tt.wantMsg))
 			}

@@ -67,6 +67,10 @@ func appendRecord(s *scratch, rec *sdk.RecordInfo, trace bool) ([]byte, error) {
 		b = jsonenc.AppendString(b, e.Type)
 		b = append(b, `,"message":`...)
 		b = jsonenc.AppendString(b, e.Message)
+		if e.RetryAfter != "" {
+			b = append(b, `,"retry_after":`...)
+			b = jsonenc.AppendString(b, e.RetryAfter)
+		}
 		b = append(b, '}')
 	}
 	b = append(b, "}\n"...)

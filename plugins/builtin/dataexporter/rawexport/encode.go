@@ -229,6 +229,10 @@ func appendError(b []byte, e *sdk.ErrorDetails) []byte {
 	b = jsonenc.AppendString(b, e.Type)
 	b = append(b, `,"message":`...)
 	b = jsonenc.AppendString(b, e.Message)
+	if e.RetryAfter != "" {
+		b = append(b, `,"retry_after":`...)
+		b = jsonenc.AppendString(b, e.RetryAfter)
+	}
 	return append(b, '}')
 }
 
