@@ -2,9 +2,12 @@ package main
 
 import (
 	"fmt"
+	"github.com/aiperf-go/aiperf/internal/replayserver"
+	"maps"
 	"os"
 	"os/exec"
 	"path/filepath"
+	"slices"
 	"strings"
 	"testing"
 
@@ -23,12 +26,13 @@ func TestDocTablesMatchTheCode(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	tables := map[string]string{"packages": packageTable(t), "categories": categoryTable(reg)}
+	tables := map[string]string{"packages": packageTable(t), "categories": categoryTable(reg), "works-with": worksWithTable(t)}
 	for file, names := range map[string][]string{
-		"ARCHITECTURE.md": {"packages", "categories"},
-		"PLUGINS.md":      {"categories"},
+		"docs/ARCHITECTURE.md": {"packages", "categories"},
+		"docs/PLUGINS.md":      {"categories"},
+		"README.md":            {"works-with"},
 	} {
-		path := filepath.Join("..", "..", "docs", file)
+		path := filepath.Join("..", "..", file)
 		doc, err := os.ReadFile(path)
 		if err != nil {
 			t.Fatal(err)
@@ -46,8 +50,70 @@ func TestDocTablesMatchTheCode(t *testing.T) {
 			}
 			continue
 		}
-		t.Errorf("docs/%s's generated tables are stale: run make docs", file)
+		t.Errorf("%s's generated tables are stale: run make docs", file)
 	}
+}
+
+// serverNames are the display names of the transcript directories; the
+// generic SSE cases are not a server.
+var serverNames = map[string]string{
+	"dynamo": "NVIDIA Dynamo", "litellm": "LiteLLM proxy", "llamacpp": "llama.cpp server", "nim": "NVIDIA NIM for LLMs",
+	"ollama": "Ollama", "sglang": "SGLang", "tgi": "TGI (text-generation-inference)", "trtllm": "TensorRT-LLM (trtllm-serve)",
+	"vllm": "vLLM", "sse": "",
+}
+
+// worksWithTable is README's "works with" table, from the recorded wire
+// transcripts TestInteropReplay replays: a server is listed with what was
+// recorded of it, and only that.
+func worksWithTable(t *testing.T) string {
+	trs, err := replayserver.LoadAll(transcriptRoot)
+	if err != nil {
+		t.Fatal(err)
+	}
+	type row struct {
+		endpoints                    map[string]bool
+		stream, plain, errs, answers int
+	}
+	rows := map[string]*row{}
+	var order []string
+	for _, tr := range trs {
+		name, known := serverNames[tr.Server]
+		if !known {
+			name = tr.Server
+		}
+		if name == "" {
+			continue
+		}
+		r := rows[name]
+		if r == nil {
+			r = &row{endpoints: map[string]bool{}}
+			rows[name] = r
+			order = append(order, name)
+		}
+		ep, _ := tr.Field("endpoint")
+		if ep == "" {
+			ep = "chat"
+		}
+		r.endpoints[ep] = true
+		if _, isErr := tr.Field("expect-error-type"); isErr {
+			r.errs++
+			continue
+		}
+		if st, _ := tr.Field("streaming"); st == "true" {
+			r.stream++
+		} else {
+			r.plain++
+		}
+	}
+	slices.Sort(order)
+	var b strings.Builder
+	b.WriteString("| Server | Endpoint types | Streaming answers | Non-streaming answers | Error bodies |\n|---|---|---:|---:|---:|\n")
+	for _, name := range order {
+		r := rows[name]
+		eps := slices.Sorted(maps.Keys(r.endpoints))
+		fmt.Fprintf(&b, "| %s | %s | %d | %d | %d |\n", name, "`"+strings.Join(eps, "`, `")+"`", r.stream, r.plain, r.errs)
+	}
+	return b.String()
 }
 
 func replaceGenerated(t *testing.T, doc, name, table string) string {
