@@ -105,7 +105,7 @@ func worksWithTable(t *testing.T) string {
 			r.plain++
 		}
 	}
-	slices.Sort(order)
+	slices.SortFunc(order, func(x, y string) int { return strings.Compare(strings.ToLower(x), strings.ToLower(y)) })
 	var b strings.Builder
 	b.WriteString("| Server | Endpoint types | Streaming answers | Non-streaming answers | Error bodies |\n|---|---|---:|---:|---:|\n")
 	for _, name := range order {
