@@ -10,8 +10,7 @@ import (
 
 	"github.com/aiperf-go/aiperf/internal/replayserver"
 	sdk "github.com/aiperf-go/aiperf/plugin-sdk"
-	"github.com/aiperf-go/aiperf/plugins/builtin/endpoint/chat"
-	"github.com/aiperf-go/aiperf/plugins/builtin/endpoint/completions"
+	"github.com/aiperf-go/aiperf/registry"
 )
 
 // transcriptRoot holds the recorded wire transcripts, one file per server
@@ -93,14 +92,13 @@ func runTranscript(t *testing.T, tr *replayserver.Transcript) {
 
 	// Parse the units the transport split the body into with the same
 	// endpoint the run used: the text a client made of the bytes.
-	var ep sdk.Endpoint
-	switch endpoint {
-	case "chat":
-		ep = chat.New()
-	case "completions":
-		ep = completions.New()
-	default:
-		t.Fatalf("%s: endpoint %q has no parser in this test", tr.Name, endpoint)
+	reg, err := embeddedRegistry()
+	if err != nil {
+		t.Fatal(err)
+	}
+	ep, err := registry.Get(reg, sdk.Endpoints, endpoint)
+	if err != nil {
+		t.Fatalf("%s: endpoint %q: %v", tr.Name, endpoint, err)
 	}
 	var text, reasoning strings.Builder
 	content := 0
