@@ -59,7 +59,7 @@ func TestDocTablesMatchTheCode(t *testing.T) {
 var serverNames = map[string]string{
 	"dynamo": "NVIDIA Dynamo", "litellm": "LiteLLM proxy", "llamacpp": "llama.cpp server", "nim": "NVIDIA NIM for LLMs",
 	"ollama": "Ollama", "sglang": "SGLang", "tgi": "TGI (text-generation-inference)", "trtllm": "TensorRT-LLM (trtllm-serve)",
-	"vllm": "vLLM", "sse": "",
+	"vllm": "vLLM", "sse": "", "gateway": "",
 }
 
 // worksWithTable is README's "works with" table, from the recorded wire
