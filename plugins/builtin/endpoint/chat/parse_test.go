@@ -32,6 +32,10 @@ func TestParseResponse(t *testing.T) {
 		{name: "reasoning_content wins over reasoning", data: `{"object":"chat.completion.chunk","choices":[{"delta":{"reasoning_content":"rc","reasoning":"r"}}]}`,
 			reasoning: "rc", hasContent: true, noUsage: true},
 		{name: "usage-only chunk", data: vllmUsageChunk, prompt: 12, completion: 5, reasoningTokens: -1},
+		// The trailing usage chunk some gateways send with a choice and an
+		// empty delta instead of choices [] (issue 16): usage, no content.
+		{name: "usage chunk with an empty-delta choice", data: `{"id":"x","object":"chat.completion.chunk","created":1,"model":"m","choices":[{"index":0,"delta":{}}],"usage":{"prompt_tokens":10,"completion_tokens":2,"total_tokens":12}}`,
+			prompt: 10, completion: 2, reasoningTokens: -1},
 		{name: "sglang null usage on content chunk", data: `{"object":"chat.completion.chunk","choices":[{"index":0,"delta":{"role":null,"content":"x"}}],"usage":null}`,
 			text: "x", hasContent: true, noUsage: true},
 		{name: "non-streaming body",
