@@ -71,8 +71,8 @@ func worksWithTable(t *testing.T) string {
 		t.Fatal(err)
 	}
 	type row struct {
-		endpoints                    map[string]bool
-		stream, plain, errs, answers int
+		endpoints           map[string]bool
+		stream, plain, errs int
 	}
 	rows := map[string]*row{}
 	var order []string
