@@ -54,38 +54,19 @@ func (r *Result) JSON(aiperfVersion string) []byte {
 	b = append(b, ",\n  \"metadata\": {\n    \"aggregation_type\": "...)
 	b = jsonenc.AppendString(b, AggregationType)
 	b = fmt.Appendf(b, ",\n    \"num_profile_runs\": %d,\n    \"num_successful_runs\": %d,\n    \"failed_runs\": ", r.NumRuns, r.NumSuccessfulRuns)
-	if len(r.FailedRuns) == 0 {
-		b = append(b, "[]"...)
-	} else {
-		b = append(b, '[')
-		for i, f := range r.FailedRuns {
-			if i > 0 {
-				b = append(b, ',')
-			}
-			b = append(b, "\n      {\n        \"label\": "...)
-			b = jsonenc.AppendString(b, f.Label)
-			b = append(b, ",\n        \"error\": "...)
-			b = jsonenc.AppendString(b, f.Error)
-			b = append(b, "\n      }"...)
-		}
-		b = append(b, "\n    ]"...)
-	}
+	b = appendIndented(b, "[]", "\n    ]", len(r.FailedRuns), func(b []byte, i int) []byte {
+		b = append(b, "\n      {\n        \"label\": "...)
+		b = jsonenc.AppendString(b, r.FailedRuns[i].Label)
+		b = append(b, ",\n        \"error\": "...)
+		b = jsonenc.AppendString(b, r.FailedRuns[i].Error)
+		return append(b, "\n      }"...)
+	})
 	b = append(b, ",\n    \"confidence_level\": "...)
 	b = appendNumber(b, r.ConfidenceLevel)
 	b = append(b, ",\n    \"run_labels\": "...)
-	if len(r.RunLabels) == 0 {
-		b = append(b, "[]"...)
-	} else {
-		b = append(b, '[')
-		for i, l := range r.RunLabels {
-			if i > 0 {
-				b = append(b, ',')
-			}
-			b = append(b, "\n      "...)
-			b = jsonenc.AppendString(b, l)
-		}
-		b = append(b, "\n    ]"...)
-	}
+	b = appendIndented(b, "[]", "\n    ]", len(r.RunLabels), func(b []byte, i int) []byte {
+		return jsonenc.AppendString(append(b, "\n      "...), r.RunLabels[i])
+	})
 	if r.SingleRun {
 		b = append(b, ",\n    \"single_run\": true"...)
 	}
@@ -96,37 +77,47 @@ func (r *Result) JSON(aiperfVersion string) []byte {
 		b = append(b, ",\n    \"was_cancelled\": true"...)
 	}
 	b = append(b, "\n  },\n  \"metrics\": "...)
-	if len(r.Metrics) == 0 {
-		b = append(b, "{}"...)
-	} else {
-		b = append(b, '{')
-		for i, m := range r.Metrics {
-			if i > 0 {
+	b = appendIndented(b, "{}", "\n  }", len(r.Metrics), func(b []byte, i int) []byte {
+		m := &r.Metrics[i]
+		b = append(b, "\n    "...)
+		b = jsonenc.AppendString(b, m.Name)
+		b = append(b, ": {"...)
+		for j, f := range []struct {
+			k string
+			v float64
+		}{{"mean", m.Mean}, {"std", m.Std}, {"min", m.Min}, {"max", m.Max}, {"cv", m.CV}, {"se", m.SE},
+			{"ci_low", m.CILow}, {"ci_high", m.CIHigh}, {"t_critical", m.TCritical}} {
+			if j > 0 {
 				b = append(b, ',')
 			}
-			b = append(b, "\n    "...)
-			b = jsonenc.AppendString(b, m.Name)
-			b = append(b, ": {"...)
-			for j, f := range []struct {
-				k string
-				v float64
-			}{{"mean", m.Mean}, {"std", m.Std}, {"min", m.Min}, {"max", m.Max}, {"cv", m.CV}, {"se", m.SE},
-				{"ci_low", m.CILow}, {"ci_high", m.CIHigh}, {"t_critical", m.TCritical}} {
-				if j > 0 {
-					b = append(b, ',')
-				}
-				b = append(b, "\n      \""...)
-				b = append(b, f.k...)
-				b = append(b, "\": "...)
-				b = appendNumber(b, f.v)
-			}
-			b = append(b, ",\n      \"unit\": "...)
-			b = jsonenc.AppendString(b, m.Unit)
-			b = append(b, "\n    }"...)
+			b = append(b, "\n      \""...)
+			b = append(b, f.k...)
+			b = append(b, "\": "...)
+			b = appendNumber(b, f.v)
 		}
-		b = append(b, "\n  }"...)
-	}
+		b = append(b, ",\n      \"unit\": "...)
+		b = jsonenc.AppendString(b, m.Unit)
+		return append(b, "\n    }"...)
+	})
 	return append(b, "\n}"...)
+}
+
+// appendIndented writes a JSON array or object of n elements as Python's
+// json.dumps(indent=2) does: empty as "[]" or "{}", else the opening
+// bracket, the elements (each written with its own leading newline and
+// indent) separated by commas, and closing (newline, indent, bracket).
+func appendIndented(b []byte, empty, closing string, n int, elem func([]byte, int) []byte) []byte {
+	if n == 0 {
+		return append(b, empty...)
+	}
+	b = append(b, empty[0])
+	for i := range n {
+		if i > 0 {
+			b = append(b, ',')
+		}
+		b = elem(b, i)
+	}
+	return append(b, closing...)
 }
 
 // appendNumber writes a float as AIPerf's JSON does (Python's spelling,
