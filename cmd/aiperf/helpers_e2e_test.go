@@ -10,7 +10,9 @@ import (
 	"path/filepath"
 	"strings"
 	"sync"
+	"syscall"
 	"testing"
+	"time"
 )
 
 func httpGet(t *testing.T, url string) string {
@@ -89,4 +91,24 @@ func TestMain(m *testing.M) {
 		os.RemoveAll(builtBinary.dir)
 	}
 	os.Exit(code)
+}
+
+// interrupt sends the running cmd one SIGINT and waits for it to exit, at
+// most within (a hang detector, not a timing assertion); it returns Wait's
+// error. output is what the command printed, shown when it hangs.
+func interrupt(t *testing.T, cmd *exec.Cmd, within time.Duration, output fmt.Stringer) error {
+	t.Helper()
+	if err := cmd.Process.Signal(syscall.SIGINT); err != nil {
+		t.Fatal(err)
+	}
+	done := make(chan error, 1)
+	go func() { done <- cmd.Wait() }()
+	select {
+	case err := <-done:
+		return err
+	case <-time.After(within):
+		_ = cmd.Process.Kill()
+		t.Fatalf("still running %v after SIGINT\n%s", within, output)
+		return nil
+	}
 }

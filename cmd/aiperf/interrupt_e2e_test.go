@@ -7,7 +7,6 @@ import (
 	"os/exec"
 	"path/filepath"
 	"strings"
-	"syscall"
 	"testing"
 	"time"
 
@@ -41,19 +40,8 @@ func TestInterruptExportsWhatWasMeasured(t *testing.T) {
 		}
 		time.Sleep(20 * time.Millisecond)
 	}
-	if err := cmd.Process.Signal(syscall.SIGINT); err != nil {
-		t.Fatal(err)
-	}
-	done := make(chan error, 1)
-	go func() { done <- cmd.Wait() }()
-	select {
-	case err := <-done:
-		if err != nil {
-			t.Fatalf("exit after one Ctrl-C: %v\n%s", err, stderr.String())
-		}
-	case <-time.After(30 * time.Second):
-		_ = cmd.Process.Kill()
-		t.Fatal("did not stop within 30 s of SIGINT")
+	if err := interrupt(t, cmd, 30*time.Second, &stderr); err != nil {
+		t.Fatalf("exit after one Ctrl-C: %v\n%s", err, stderr.String())
 	}
 	var summary map[string]json.RawMessage
 	b, err := os.ReadFile(filepath.Join(dir, "profile_export_aiperf.json"))

@@ -54,17 +54,8 @@ func TestFirstCtrlCStopsAPluginHungAtStartup(t *testing.T) {
 		time.Sleep(10 * time.Millisecond)
 	}
 	sent := time.Now()
-	if err := cmd.Process.Signal(syscall.SIGINT); err != nil {
-		t.Fatal(err)
-	}
-	done := make(chan error, 1)
-	go func() { done <- cmd.Wait() }()
-	var err error
-	select {
-	case err = <-done:
-	case <-time.After(8 * time.Second): // under the 10 s start timeout it used to wait out
-		t.Fatalf("still waiting for the plugin 8 s after Ctrl-C\n%s", stderr.String())
-	}
+	// 8 s: under the 10 s start timeout it used to wait out.
+	err := interrupt(t, cmd, 8*time.Second, &stderr)
 	var exit *exec.ExitError
 	if !errors.As(err, &exit) || exit.ExitCode() != 130 {
 		t.Fatalf("exit %v after Ctrl-C during plugin start-up, want status 130\n%s", err, stderr.String())

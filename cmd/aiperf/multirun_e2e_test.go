@@ -16,7 +16,6 @@ import (
 	"strings"
 	"sync"
 	"sync/atomic"
-	"syscall"
 	"testing"
 	"time"
 
@@ -256,19 +255,8 @@ func TestMultiRunCtrlCAggregatesFinishedRuns(t *testing.T) {
 		_ = cmd.Process.Kill()
 		t.Fatalf("run 3 never sent a request\n%s", stderr.String())
 	}
-	if err := cmd.Process.Signal(syscall.SIGINT); err != nil {
-		t.Fatal(err)
-	}
-	done := make(chan error, 1)
-	go func() { done <- cmd.Wait() }()
-	select {
-	case err := <-done:
-		if err != nil {
-			t.Fatalf("exit after Ctrl-C: %v\n%s", err, stderr.String())
-		}
-	case <-time.After(60 * time.Second):
-		_ = cmd.Process.Kill()
-		t.Fatal("did not stop within 60 s of SIGINT")
+	if err := interrupt(t, cmd, 60*time.Second, &stderr); err != nil {
+		t.Fatalf("exit after Ctrl-C: %v\n%s", err, stderr.String())
 	}
 	var partial struct {
 		WasCancelled bool `json:"was_cancelled"`
