@@ -13,6 +13,7 @@ import (
 
 	"github.com/aiperf-go/aiperf/core/aggregate"
 	"github.com/aiperf-go/aiperf/core/app"
+	"github.com/aiperf-go/aiperf/core/clock"
 	"github.com/aiperf-go/aiperf/core/config"
 	"github.com/aiperf-go/aiperf/internal/gcpolicy"
 	"github.com/aiperf-go/aiperf/internal/pyfmt"
@@ -77,7 +78,7 @@ func runProfileRuns(ctx context.Context, cmd *cobra.Command, reg *registry.Regis
 	for i, s := range settings {
 		if i > 0 && mr.Cooldown > 0 {
 			log.info("Cooldown: %ss", pyfmt.Float(cfg.ProfileRunCooldownSeconds))
-			if !sleep(ctx, mr.Cooldown) {
+			if !clock.Sleep(ctx, mr.Cooldown) {
 				cancelled = true
 				break
 			}
@@ -205,18 +206,6 @@ func aggregateRuns(log *runLog, stdout io.Writer, base string, cfg *config.RunCo
 		log.errorf("Aggregate summary: %v", err)
 	}
 	return ok
-}
-
-// sleep waits d or until ctx is done; it reports whether d elapsed.
-func sleep(ctx context.Context, d time.Duration) bool {
-	t := time.NewTimer(d)
-	defer t.Stop()
-	select {
-	case <-t.C:
-		return true
-	case <-ctx.Done():
-		return false
-	}
 }
 
 // runLog writes the multi-run orchestration messages, AIPerf's banner and

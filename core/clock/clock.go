@@ -4,7 +4,10 @@
 // timestamps can be converted without mixing clocks.
 package clock
 
-import "time"
+import (
+	"context"
+	"time"
+)
 
 var (
 	base     = time.Now()
@@ -19,3 +22,17 @@ func WallNs(perfNs int64) int64 { return baseWall + perfNs }
 
 // PerfNs converts epoch nanoseconds to the Now() time base.
 func PerfNs(wallNs int64) int64 { return wallNs - baseWall }
+
+// Sleep waits d unless ctx ends first; it reports whether d elapsed. The
+// one cancellable sleep of the engine, the transport's job polling and
+// the CLI's cooldowns.
+func Sleep(ctx context.Context, d time.Duration) bool {
+	t := time.NewTimer(d)
+	defer t.Stop()
+	select {
+	case <-t.C:
+		return true
+	case <-ctx.Done():
+		return false
+	}
+}

@@ -500,10 +500,10 @@ func firstTokenHook(ep sdk.Endpoint, onFirst func()) func([]byte) bool {
 func (e *Engine) waitTurn(ctx context.Context, req *PreparedRequest, prevStart int64) bool {
 	if gap := e.opts.TurnGap; gap > 0 {
 		wait := time.Duration(prevStart + int64(gap) - clock.Now())
-		return wait <= 0 || sleepCtx(ctx, wait)
+		return wait <= 0 || clock.Sleep(ctx, wait)
 	}
 	if d := req.TurnInfo().DelayMs; d != nil && *d > 0 {
-		return sleepCtx(ctx, time.Duration(*d*float64(time.Millisecond)))
+		return clock.Sleep(ctx, time.Duration(*d*float64(time.Millisecond)))
 	}
 	return true
 }
@@ -552,18 +552,6 @@ func roleOf(t sdk.Turn) string {
 		return t.Role
 	}
 	return "user"
-}
-
-// sleepCtx sleeps for d unless ctx ends first; it reports whether it slept.
-func sleepCtx(ctx context.Context, d time.Duration) bool {
-	t := time.NewTimer(d)
-	defer t.Stop()
-	select {
-	case <-t.C:
-		return true
-	case <-ctx.Done():
-		return false
-	}
 }
 
 // onceFunc wraps f (which may be nil) so it runs at most once.

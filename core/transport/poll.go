@@ -160,7 +160,7 @@ func (j *job) poll(pollURL string) (sdk.Response, pyDict, *sdk.ErrorDetails) {
 			return sdk.Response{}, nil, &sdk.ErrorDetails{Code: codeJobError, Type: ErrTypeVideoGeneration,
 				Message: "Video generation failed: " + failureMessage(answer)}
 		}
-		if !sleepCtx(ctx, interval) {
+		if !clock.Sleep(ctx, interval) {
 			return sdk.Response{}, nil, j.failure(ctx, fetched{err: ctx.Err()})
 		}
 	}
@@ -371,16 +371,4 @@ func pyErrorDetails(e *sdk.ErrorDetails) string {
 		code = fmt.Sprint(e.Code)
 	}
 	return fmt.Sprintf("code=%s type=%s message=%s cause=None cause_chain=None details=None", code, pyQuote(e.Type), pyQuote(e.Message))
-}
-
-// sleepCtx waits d unless ctx ends first; it reports whether it waited.
-func sleepCtx(ctx context.Context, d time.Duration) bool {
-	t := time.NewTimer(d)
-	defer t.Stop()
-	select {
-	case <-t.C:
-		return true
-	case <-ctx.Done():
-		return false
-	}
 }
