@@ -225,38 +225,30 @@ func foldFile(acc *metrics.Accumulator, cat *metrics.Catalog, path string, w io.
 		return 0, fmt.Errorf("read %s: %w", path, err)
 	}
 	defer f.Close()
-	sc := bufio.NewScanner(f)
-	sc.Buffer(make([]byte, 0, 64<<10), 64<<20)
 	n := 0
-	for line := 1; sc.Scan(); line++ {
-		b := bytes.TrimSpace(sc.Bytes())
-		if len(b) == 0 {
-			continue
-		}
+	err = artifacts.ScanJSONL(f, path, func(b []byte) error {
 		if _, err := w.Write(append(b, '\n')); err != nil {
-			return n, fmt.Errorf("copy %s:%d: %w", path, line, err)
+			return fmt.Errorf("copy: %w", err)
 		}
 		var l exportLine
 		if err := json.Unmarshal(b, &l); err != nil {
-			return n, fmt.Errorf("%s:%d: %w", path, line, err)
+			return err
 		}
 		if l.Metadata.BenchmarkPhase == sdk.PhaseWarmup {
-			continue // warmup records never reach the profiling results
+			return nil // warmup records never reach the profiling results
 		}
 		rm, err := recordFromLine(&l, cat)
 		if err != nil {
-			return n, fmt.Errorf("%s:%d: %w", path, line, err)
+			return err
 		}
 		md := &l.Metadata
 		span.start = min(span.start, md.RequestStartNs)
 		span.end = max(span.end, md.RequestEndNs, md.RequestStartNs)
 		acc.Add(rm)
 		n++
-	}
-	if err := sc.Err(); err != nil {
-		return n, fmt.Errorf("read %s: %w", path, err)
-	}
-	return n, nil
+		return nil
+	})
+	return n, err
 }
 
 // recordFromLine rebuilds what the accumulator reads of a processed record

@@ -3,7 +3,6 @@
 package artifacts
 
 import (
-	"bufio"
 	"encoding/json"
 	"errors"
 	"fmt"
@@ -21,9 +20,6 @@ const (
 	SummaryFile = "profile_export_aiperf.json"
 	RecordsFile = "profile_export.jsonl"
 )
-
-// maxLine bounds one JSONL record; raw records with long payloads stay far below.
-const maxLine = 64 << 20
 
 // ReadRun reads dir's summary and streams its per-request records into compact
 // rows (numbers only), so memory grows with the request count, not the file.
@@ -177,16 +173,11 @@ func readRecords(path string) ([]sdk.PlotRequest, error) {
 		return nil, fmt.Errorf("read %s: %w", path, err)
 	}
 	defer f.Close()
-	sc := bufio.NewScanner(f)
-	sc.Buffer(make([]byte, 0, 64<<10), maxLine)
 	var out []sdk.PlotRequest
-	for line := 1; sc.Scan(); line++ {
-		if len(sc.Bytes()) == 0 {
-			continue
-		}
+	err = ScanJSONL(f, path, func(line []byte) error {
 		var r record
-		if err := json.Unmarshal(sc.Bytes(), &r); err != nil {
-			return nil, fmt.Errorf("%s:%d: %w", path, line, err)
+		if err := json.Unmarshal(line, &r); err != nil {
+			return err
 		}
 		req := sdk.PlotRequest{
 			StartNs: r.Metadata.RequestStartNs,
@@ -202,9 +193,10 @@ func readRecords(path string) ([]sdk.PlotRequest, error) {
 			}
 		}
 		out = append(out, req)
-	}
-	if err := sc.Err(); err != nil {
-		return nil, fmt.Errorf("read %s: %w", path, err)
+		return nil
+	})
+	if err != nil {
+		return nil, err
 	}
 	return out, nil
 }

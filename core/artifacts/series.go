@@ -172,23 +172,18 @@ func readGPUTelemetry(path string) ([]*gpuAcc, error) {
 		return nil, err
 	}
 	defer f.Close()
-	sc := bufio.NewScanner(f)
-	sc.Buffer(make([]byte, 0, 64<<10), maxLine)
 	byKey := map[string]*gpuAcc{}
 	var order []*gpuAcc
-	for line := 1; sc.Scan(); line++ {
-		if len(bytes.TrimSpace(sc.Bytes())) == 0 {
-			continue
-		}
+	err = ScanJSONL(f, path, func(line []byte) error {
 		var l gpuLine
-		if err := json.Unmarshal(sc.Bytes(), &l); err != nil {
-			return nil, fmt.Errorf("%s:%d: %w", path, line, err)
+		if err := json.Unmarshal(line, &l); err != nil {
+			return err
 		}
 		switch {
 		case l.Index == nil:
-			return nil, fmt.Errorf("%s:%d: no gpu_index", path, line)
+			return errors.New("no gpu_index")
 		case l.TimestampNs == nil:
-			return nil, fmt.Errorf("%s:%d: no timestamp_ns", path, line)
+			return errors.New("no timestamp_ns")
 		}
 		key := l.Source + "\x00" + l.UUID + "\x00" + strconv.Itoa(*l.Index)
 		g := byKey[key]
@@ -222,9 +217,10 @@ func readGPUTelemetry(path string) ([]*gpuAcc, error) {
 				g.gpu.Metrics[name] = append(vals, math.NaN())
 			}
 		}
-	}
-	if err := sc.Err(); err != nil {
-		return nil, fmt.Errorf("read %s: %w", path, err)
+		return nil
+	})
+	if err != nil {
+		return nil, err
 	}
 	slices.SortStableFunc(order, func(a, b *gpuAcc) int {
 		return cmp.Or(cmp.Compare(a.gpu.Source, b.gpu.Source), cmp.Compare(a.gpu.Index, b.gpu.Index))

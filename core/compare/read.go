@@ -1,7 +1,6 @@
 package compare
 
 import (
-	"bufio"
 	"encoding/json"
 	"fmt"
 	"os"
@@ -30,9 +29,6 @@ type Run struct {
 
 // Stat is one metric of the summary file: its unit and statistics.
 type Stat = sdk.PlotStat
-
-// maxLine bounds one JSONL record, as core/artifacts does.
-const maxLine = 64 << 20
 
 // ReadRun reads dir's profile_export_aiperf.json (metrics and input_config)
 // and profile_export.jsonl. Records of a warmup phase and failed records
@@ -80,21 +76,16 @@ func (r *Run) readRecords(path string) error {
 		return fmt.Errorf("read %s: %w", path, err)
 	}
 	defer f.Close()
-	sc := bufio.NewScanner(f)
-	sc.Buffer(make([]byte, 0, 64<<10), maxLine)
-	for line := 1; sc.Scan(); line++ {
-		if len(sc.Bytes()) == 0 {
-			continue
-		}
+	return artifacts.ScanJSONL(f, path, func(line []byte) error {
 		var rec record
-		if err := json.Unmarshal(sc.Bytes(), &rec); err != nil {
-			return fmt.Errorf("%s:%d: %w", path, line, err)
+		if err := json.Unmarshal(line, &rec); err != nil {
+			return err
 		}
 		if rec.Metadata.BenchmarkPhase == "warmup" || rec.Metadata.PhaseKind == "warmup" {
-			continue
+			return nil
 		}
 		if len(rec.Error) > 0 && string(rec.Error) != "null" {
-			continue
+			return nil
 		}
 		r.Requests++
 		for name, m := range rec.Metrics {
@@ -103,14 +94,11 @@ func (r *Run) readRecords(path string) error {
 				continue // a list (inter_chunk_latency) or null
 			}
 			if u, seen := r.Units[name]; seen && u != m.Unit {
-				return fmt.Errorf("%s:%d: metric %s in %q, earlier records in %q", path, line, name, m.Unit, u)
+				return fmt.Errorf("metric %s in %q, earlier records in %q", name, m.Unit, u)
 			}
 			r.Units[name] = m.Unit
 			r.Values[name] = append(r.Values[name], v)
 		}
-	}
-	if err := sc.Err(); err != nil {
-		return fmt.Errorf("read %s: %w", path, err)
-	}
-	return nil
+		return nil
+	})
 }
