@@ -72,6 +72,7 @@ func worksWithTable(t *testing.T) string {
 	}
 	type row struct {
 		endpoints           map[string]bool
+		notes               []string
 		stream, plain, errs int
 	}
 	rows := map[string]*row{}
@@ -95,6 +96,9 @@ func worksWithTable(t *testing.T) string {
 			ep = "chat"
 		}
 		r.endpoints[ep] = true
+		if note, ok := tr.Field("note"); ok {
+			r.notes = append(r.notes, note)
+		}
 		if _, isErr := tr.Field("expect-error-type"); isErr {
 			r.errs++
 			continue
@@ -107,11 +111,11 @@ func worksWithTable(t *testing.T) string {
 	}
 	slices.SortFunc(order, func(x, y string) int { return strings.Compare(strings.ToLower(x), strings.ToLower(y)) })
 	var b strings.Builder
-	b.WriteString("| Server | Endpoint types | Streaming answers | Non-streaming answers | Error bodies |\n|---|---|---:|---:|---:|\n")
+	b.WriteString("| Server | Endpoint types | Streaming answers | Non-streaming answers | Error bodies | Notes |\n|---|---|---:|---:|---:|---|\n")
 	for _, name := range order {
 		r := rows[name]
 		eps := slices.Sorted(maps.Keys(r.endpoints))
-		fmt.Fprintf(&b, "| %s | %s | %d | %d | %d |\n", name, "`"+strings.Join(eps, "`, `")+"`", r.stream, r.plain, r.errs)
+		fmt.Fprintf(&b, "| %s | %s | %d | %d | %d | %s |\n", name, "`"+strings.Join(eps, "`, `")+"`", r.stream, r.plain, r.errs, strings.Join(r.notes, "; "))
 	}
 	return b.String()
 }
