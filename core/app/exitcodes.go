@@ -1,5 +1,7 @@
 package app
 
+import sdk "github.com/aiperf-go/aiperf/plugin-sdk"
+
 // Exit statuses of `aiperf profile`, the one place they are defined (README
 // "Exit codes", docs/METRICS.md). When several verdicts apply the most
 // fundamental wins: too many failed requests, then an invalid run, then
@@ -25,6 +27,16 @@ const (
 	// (its numbers describe aiperf, not the server) and
 	// --fail-on-client-limited was given (validity.go).
 	ExitInvalidRun = 4
+	// ExitPartial: a sharded run (--shards) lost a shard; the others
+	// finished and the merged result, marked PARTIAL, is theirs alone.
+	// --allow-partial makes it ExitOK.
+	ExitPartial = 5
+	// ExitShardPlanMismatch: a shard's plan (configuration, dataset) is not
+	// the others' (sdk.ShardExitPlanMismatch).
+	ExitShardPlanMismatch = sdk.ShardExitPlanMismatch
+	// ExitShardBarrierTimeout: not every shard reached the start barrier
+	// within --shard-barrier-timeout (sdk.ShardExitBarrierTimeout).
+	ExitShardBarrierTimeout = sdk.ShardExitBarrierTimeout
 	// ExitInterrupted: Ctrl-C before the benchmark started (plugins or the
 	// dataset still loading: nothing sent, nothing to export), or a second
 	// Ctrl-C forcing an immediate exit. 128+SIGINT, as shells report it.
@@ -47,6 +59,12 @@ func ExitMeaning(code int) string {
 		return "too many failed requests"
 	case ExitInvalidRun:
 		return "invalid run"
+	case ExitPartial:
+		return "partial (a shard failed)"
+	case ExitShardPlanMismatch:
+		return "shards disagree on the plan"
+	case ExitShardBarrierTimeout:
+		return "shards missed the start barrier"
 	case ExitInterrupted:
 		return "interrupted"
 	}
