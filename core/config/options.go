@@ -24,6 +24,7 @@ const (
 	GroupConfigFile        = "Configuration File"
 	GroupCIGate            = "CI Gate"
 	GroupMultiRun          = "Multi-Run"
+	GroupSharding          = "Sharding"
 )
 
 // groupOrder is the reference's heading order (groups this package does not
@@ -33,7 +34,7 @@ var groupOrder = []string{
 	GroupISL, GroupOSL, GroupPrefixPrompt, GroupRankings, GroupSynthesis, GroupConversationInput,
 	GroupOutput, GroupTokenizer, GroupLoadGenerator, "Telemetry", "Server Metrics",
 	"ZMQ Communication", "Workers", GroupService, GroupConfigFile, GroupCIGate,
-	GroupMultiRun,
+	GroupMultiRun, GroupSharding,
 }
 
 // optKind says how a value is parsed from flags, the config file and env.
@@ -250,6 +251,21 @@ const (
 
 	// Multi-run confidence (issue 14): AIPerf 0.13's CLIConfig field names
 	// (multirun.go); the no_* keys are the --no-* negations.
+	keyServiceManager            = "service_manager"
+	keyShards                    = "shards"
+	keyExact                     = "exact"
+	keyAllowPartial              = "allow_partial"
+	keyImage                     = "image"
+	keyNamespace                 = "namespace"
+	keyNodeSelector              = "node_selector"
+	keyResources                 = "resources"
+	keyKeepJob                   = "keep_job"
+	keyShardIndex                = "shard_index"
+	keyShardCount                = "shard_count"
+	keyShardBarrier              = "shard_barrier"
+	keyShardBarrierListen        = "shard_barrier_listen"
+	keyShardBarrierTimeout       = "shard_barrier_timeout"
+	keyShardEmitResult           = "shard_emit_result"
 	keyNumProfileRuns            = "num_profile_runs"
 	keyProfileRunCooldown        = "profile_run_cooldown_seconds"
 	keyConfidenceLevel           = "confidence_level"
@@ -651,6 +667,39 @@ var options = []*option{
 		usage: "When true, derive a distinct seed for each profile run via SHA-256 over (seed, run index), as AIPerf does. When false (default), all runs share the same seed, giving pure-runtime variance for confidence intervals. Enable when you want runs to also sample different inputs (captures end-to-end variance at the cost of conflating input noise with runtime noise)."},
 	{key: keyNoVarySeedPerTrial, names: []string{"no-vary-seed-per-trial"}, group: GroupMultiRun, kind: kindBool, def: false,
 		usage: "All profile runs share one seed (the default; the negation of --vary-seed-per-trial)."},
+
+	// Sharding (issue 17; not AIPerf flags): one plan split over several
+	// aiperf processes, merged into one result (README, "Beyond one machine").
+	{key: keyServiceManager, names: []string{"service-manager"}, group: GroupSharding, kind: kindString, def: "inprocess", category: sdk.CategoryServiceManager,
+		usage: "Where the profile runs: inprocess (this process), local (--shards child processes on this host) or kubernetes (a Kubernetes Indexed Job of --shards pods, --image). Every shard sends a disjoint stripe of the same plan; the results are merged into this run's artifact directory."},
+	{key: keyShards, names: []string{"shards"}, group: GroupSharding, kind: kindInt, def: 1,
+		usage: "Number of shards for --service-manager local or kubernetes. Open loop: each shard sends its own arrival indices at the times one process would. Closed loop: --concurrency and --request-count are split into shares that sum exactly."},
+	{key: keyExact, names: []string{"exact"}, group: GroupSharding, kind: kindBool, def: false,
+		usage: "Kubernetes shards also send back their per-request records, and the merge recomputes every statistic with the single-process code (default there: counts, sums, min, max, mean and std exact, percentiles from merged DDSketches within 0.1%). Local shards keep their records on disk, so their merge is always exact."},
+	{key: keyAllowPartial, names: []string{"allow-partial"}, group: GroupSharding, kind: kindBool, def: false,
+		usage: "Exit 0 when a shard failed and the merged result (marked PARTIAL) holds the other shards only; without it such a run exits with the partial status (README, Exit codes)."},
+	{key: keyImage, names: []string{"image"}, group: GroupSharding, kind: kindString,
+		usage: "Container image with the aiperf binary the kubernetes service manager runs (make image builds one)."},
+	{key: keyNamespace, names: []string{"namespace"}, group: GroupSharding, kind: kindString,
+		usage: "Kubernetes namespace of the shards' Job (default: the kubeconfig context's namespace)."},
+	{key: keyNodeSelector, names: []string{"node-selector"}, group: GroupSharding, kind: kindList,
+		usage: "Node labels the shard pods must run on, key=value; repeatable."},
+	{key: keyResources, names: []string{"resources"}, group: GroupSharding, kind: kindString,
+		usage: "CPU and memory of each shard pod, requested and limited, e.g. \"cpu=2,memory=4Gi\"."},
+	{key: keyKeepJob, names: []string{"keep-job"}, group: GroupSharding, kind: kindBool, def: false,
+		usage: "Keep the Kubernetes Job, its pods and Service after the run (default: deleted)."},
+	{key: keyShardIndex, names: []string{"shard-index"}, group: GroupSharding, kind: kindInt, def: 0,
+		usage: "This process's shard, 0..--shard-count-1 (set by the service manager)."},
+	{key: keyShardCount, names: []string{"shard-count"}, group: GroupSharding, kind: kindInt, def: 1,
+		usage: "Number of shards of the run this process is one of (set by the service manager)."},
+	{key: keyShardBarrier, names: []string{"shard-barrier"}, group: GroupSharding, kind: kindString,
+		usage: "URL of the start barrier shard 0 serves; every shard presents its plan's hash there and all start together (set by the service manager)."},
+	{key: keyShardBarrierListen, names: []string{"shard-barrier-listen"}, group: GroupSharding, kind: kindString,
+		usage: "Address shard 0 serves the start barrier on, e.g. :7470 (set by the service manager; ignored by other shards)."},
+	{key: keyShardBarrierTimeout, names: []string{"shard-barrier-timeout"}, group: GroupSharding, kind: kindFloat, def: 300.0,
+		usage: "Seconds a shard waits for every shard at the start barrier before it fails the run."},
+	{key: keyShardEmitResult, names: []string{"shard-emit-result"}, group: GroupSharding, kind: kindBool, def: false,
+		usage: "At the end, write this shard's result as framed lines to stdout and a status to the termination log (Kubernetes keeps no files of a finished pod; set by the kubernetes service manager)."},
 }
 
 // Lookup tables built once from options.

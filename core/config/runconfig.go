@@ -230,6 +230,23 @@ type RunConfig struct {
 	// CLIENT-LIMITED validity verdict (core/validity).
 	FailOnClientLimited bool `koanf:"fail_on_client_limited"`
 
+	// Sharding (issue 17; sharding.go).
+	ServiceManager      string   `koanf:"service_manager"`
+	Shards              int      `koanf:"shards"`
+	Exact               bool     `koanf:"exact"`
+	AllowPartial        bool     `koanf:"allow_partial"`
+	Image               string   `koanf:"image"`
+	Namespace           string   `koanf:"namespace"`
+	NodeSelector        []string `koanf:"node_selector"`
+	Resources           string   `koanf:"resources"`
+	KeepJob             bool     `koanf:"keep_job"`
+	ShardIndex          int      `koanf:"shard_index"`
+	ShardCount          int      `koanf:"shard_count"`
+	ShardBarrier        string   `koanf:"shard_barrier"`
+	ShardBarrierListen  string   `koanf:"shard_barrier_listen"`
+	ShardBarrierTimeout float64  `koanf:"shard_barrier_timeout"`
+	ShardEmitResult     bool     `koanf:"shard_emit_result"`
+
 	// Multi-run confidence (issue 14; multirun.go): --num-profile-runs and
 	// its group. The No* fields are the --no-* negations, folded into
 	// their positive field by Load; MultiRun() gives the resolved values.

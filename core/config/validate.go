@@ -111,6 +111,7 @@ func (c *RunConfig) Validate(ch Choices) error {
 	c.validateSynthesis(add)
 	c.validateGate(add)
 	c.validateMultiRun(add)
+	c.validateSharding(add)
 	c.validateBounds(add)
 
 	// Service
