@@ -7,7 +7,6 @@ import (
 	"context"
 	"errors"
 	"fmt"
-	"math/rand/v2"
 	"strings"
 	"sync"
 	"sync/atomic"
@@ -118,10 +117,46 @@ type PhaseOptions struct {
 	// RequestBudget caps the requests of a phase across sessions (0 = no
 	// cap): with multi-turn sessions a request count stops mid-session.
 	RequestBudget int
+	// Stripe is this process's part of a sharded run (zero: all of it).
+	Stripe Stripe
 	// TurnGap, when set, spaces a session's turns by this much from one
 	// turn's start to the next (user-centric mode: num_users/rate), sending
 	// a late turn at once; it replaces the dataset's turn delays.
 	TurnGap time.Duration
+}
+
+// Stripe is the part of a phase's credits a shard sends (core/app/shard.go).
+// Count <= 1 means every credit.
+type Stripe struct {
+	Index, Count int
+	// Renumber (closed loop): the strategy issues this shard's own credits
+	// 0, 1, 2…; credit k is credit k·Count+Index of the whole run. Without
+	// it (open loop) the strategy issues every credit of the run and the
+	// shard sends those with index ≡ Index (mod Count), skipping the rest.
+	Renumber bool
+}
+
+// Sharded reports whether the stripe is a proper part of the run.
+func (s Stripe) Sharded() bool { return s.Count > 1 }
+
+// Global maps a credit index of the strategy to the run's numbering, and
+// says whether this shard sends it.
+func (s Stripe) Global(index int) (int, bool) {
+	switch {
+	case !s.Sharded():
+		return index, true
+	case s.Renumber:
+		return index*s.Count + s.Index, true
+	}
+	return index, index%s.Count == s.Index
+}
+
+// own is how many of n credits the strategy issues this shard sends.
+func (s Stripe) own(n int) int {
+	if !s.Sharded() || s.Renumber || n <= 0 {
+		return n
+	}
+	return (n - s.Index + s.Count - 1) / s.Count
 }
 
 // SetPhaseOptions changes the per-phase knobs for the next RunPhase.
@@ -235,7 +270,7 @@ func (e *Engine) RunPhaseWith(ctx context.Context, timing sdk.TimingStrategy, pl
 	e.sent.Store(0)
 	e.completed.Store(0)
 	e.errors.Store(0)
-	e.total.Store(int64(plan.RequestCount))
+	e.total.Store(int64(e.opts.Stripe.own(plan.RequestCount)))
 	e.duration.Store(int64(plan.Duration))
 	e.startedNs.Store(clock.Now())
 	e.budget.Store(int64(e.opts.RequestBudget))
@@ -309,6 +344,16 @@ func (s *sender) fail(err error) {
 // each later turn after its delay and with the conversation so far.
 func (s *sender) Send(ctx context.Context, c sdk.Credit) {
 	e := s.e
+	// A sharded run: the credit's index in the whole run, or another
+	// shard's credit (sent there at this same instant).
+	index, mine := e.opts.Stripe.Global(c.Index)
+	if !mine {
+		if c.OnFirstToken != nil {
+			c.OnFirstToken()
+		}
+		return
+	}
+	c.Index = index
 	firstToken := onceFunc(c.OnFirstToken)
 	defer firstToken() // a session that ends without a token still frees its slot
 	// The credit's index picks the session, so credit i gets dataset entry i
@@ -456,7 +501,7 @@ func (s *sender) sendTurn(ctx context.Context, c sdk.Credit, req *PreparedReques
 	case ReuseSticky:
 		treq.ConnectionKey, treq.CloseConnection = correlationID, last
 	}
-	if e.cancels.pick() {
+	if e.cancels.pick(c.Index, req.TurnIndex) {
 		treq.CancelAfterSent, treq.CancelAtSend = e.opts.CancellationDelay, e.opts.CancellationDelay <= 0
 	}
 	if onFirst != nil {
@@ -562,23 +607,28 @@ func onceFunc(f func()) func() {
 	return sync.OnceFunc(f)
 }
 
-// cancelPicker decides which requests --request-cancellation-rate cancels,
-// from a seeded source so a run is reproducible.
+// cancelPicker decides which requests --request-cancellation-rate cancels.
+// The decision is a seeded hash of the request's place in the run (session
+// index, turn), not a draw from a shared sequence: a run is reproducible,
+// and the shards of a sharded run cancel exactly the requests one process
+// would.
 type cancelPicker struct {
-	mu   sync.Mutex
 	rate float64
-	rng  *rand.Rand
+	seed uint64
 }
 
 func newCancelPicker(ratePct float64, seed int64) *cancelPicker {
-	return &cancelPicker{rate: ratePct / 100, rng: rand.New(rand.NewPCG(uint64(seed), 0xca5ce1))}
+	return &cancelPicker{rate: ratePct / 100, seed: uint64(seed) ^ 0xca5ce1}
 }
 
-func (p *cancelPicker) pick() bool {
+func (p *cancelPicker) pick(session, turn int) bool {
 	if p.rate <= 0 {
 		return false
 	}
-	p.mu.Lock()
-	defer p.mu.Unlock()
-	return p.rng.Float64() < p.rate
+	// splitmix64 of (seed, session, turn): 53 uniform bits.
+	x := p.seed + uint64(session)*0x9e3779b97f4a7c15 + uint64(turn)*0xbf58476d1ce4e5b9
+	x = (x ^ (x >> 30)) * 0xbf58476d1ce4e5b9
+	x = (x ^ (x >> 27)) * 0x94d049bb133111eb
+	x ^= x >> 31
+	return float64(x>>11)/(1<<53) < p.rate
 }
