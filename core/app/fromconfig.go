@@ -51,7 +51,7 @@ func FromConfig(cfg *config.RunConfig, serviceKind string, args []string) (*Sett
 	if err != nil {
 		return nil, err
 	}
-	return &Settings{
+	s := &Settings{
 		Models:               cfg.ModelNames,
 		CustomEndpoint:       cfg.CustomEndpoint,
 		URLs:                 cfg.URLs(),
@@ -100,7 +100,9 @@ func FromConfig(cfg *config.RunConfig, serviceKind string, args []string) (*Sett
 
 		// CI gate (issue 14)
 		Gate: gateCfg,
-	}, nil
+	}
+	shardSettings(s, cfg.Sharding())
+	return s, nil
 }
 
 // runSeed returns --random-seed, or a fresh random seed when none was given

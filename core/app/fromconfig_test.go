@@ -91,6 +91,7 @@ func TestFromConfigEveryField(t *testing.T) {
 	want.ServerMetricsFormats = []string{"json", "csv"}
 	// GPU telemetry is on by default in DCGM mode, at the default exporter URLs.
 	want.GPUTelemetryCollector = "dcgm"
+	want.Shard = config.Sharding{Manager: "inprocess", Shards: 1, Count: 1, Timeout: 5 * time.Minute}
 	want.GPUTelemetryURLs = []string{"http://localhost:9400/metrics", "http://localhost:9401/metrics"}
 	got := *s
 	got.InputConfig, got.CLICommand = nil, ""

@@ -162,6 +162,9 @@ func (r *Runner) printGate(w io.Writer, out *Outcome) {
 		detail := "not exceeded"
 		if a := out.Abort; a != nil && a.Threshold == nil {
 			status, detail = "FAIL", fmt.Sprintf("%d/%d = %.3f > %g: the run was stopped", a.Errors, a.Records, a.Ratio(), *lim)
+			if a.AfterRun {
+				detail = fmt.Sprintf("%d/%d = %.3f > %g over the whole run", a.Errors, a.Records, a.Ratio(), *lim)
+			}
 		}
 		fmt.Fprintf(w, "  %s --failed-request-threshold %g: %s\n", status, *lim, detail)
 	}
@@ -173,4 +176,39 @@ func (r *Runner) printGate(w io.Writer, out *Outcome) {
 		fmt.Fprintf(w, "  %s %s\n", status, checkLine(o))
 	}
 	fmt.Fprintf(w, "Exit status %d (%s)\n", out.ExitCode, ExitMeaning(out.ExitCode))
+}
+
+// JudgeMerged is the gate of a sharded run, applied by the launcher to the
+// merged result: the --threshold checks against the merged metrics (one
+// shard's stripe never decides), the --failed-request-threshold against the
+// union's failed share, and the --junit and --markdown-summary reports of
+// the whole run. The checks are printed to w. A shard's own watch still
+// stops that shard early; its exit status reaches the launcher in the
+// shard's report (cmd/aiperf/shards.go).
+func JudgeMerged(s *Settings, res *sdk.Results, w io.Writer) (*Outcome, error) {
+	r := &Runner{Settings: s}
+	out := &Outcome{Results: res}
+	err := r.gateVerdict(out, unionTrip(s.Gate.FailedRequestThreshold, res))
+	r.printGate(w, out)
+	return out, err
+}
+
+// unionTrip is the --failed-request-threshold verdict over a merged run's
+// records (nil: not set or not exceeded).
+func unionTrip(limit *float64, res *sdk.Results) *gate.Abort {
+	if limit == nil || res == nil {
+		return nil
+	}
+	count := func(tag string) int64 {
+		if m, ok := res.Metric(tag); ok && m.Avg != nil {
+			return int64(*m.Avg)
+		}
+		return 0
+	}
+	errs := count("error_request_count")
+	a := &gate.Abort{Flag: "--failed-request-threshold", Limit: *limit, Errors: errs, Records: errs + count("request_count"), AfterRun: true}
+	if a.Records == 0 || a.Ratio() <= *limit {
+		return nil
+	}
+	return a
 }

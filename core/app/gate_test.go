@@ -107,3 +107,32 @@ func TestExitCodesAreDistinct(t *testing.T) {
 		t.Error("bad input must keep AIPerf's exit status 1, success 0")
 	}
 }
+
+// TestJudgeMergedUsesTheUnionsFailedShare: a sharded run's
+// --failed-request-threshold is judged on the merged counts after the run.
+func TestJudgeMergedUsesTheUnionsFailedShare(t *testing.T) {
+	for _, tc := range []struct {
+		name          string
+		limit         *float64
+		ok, failed    float64
+		code          int
+		verdict, gate string
+	}{
+		{"unset", nil, 6, 4, ExitOK, "", ""},
+		{"at the limit passes", fp(0.4), 6, 4, ExitOK, "", "PASS --failed-request-threshold 0.4: not exceeded"},
+		{"over the limit", fp(0.3), 6, 4, ExitFailedRequests, "--failed-request-threshold exceeded over the whole run: 4/10 = 0.400 > 0.300",
+			"FAIL --failed-request-threshold 0.3: 4/10 = 0.400 > 0.3 over the whole run"},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			s := &Settings{Gate: GateSettings{FailedRequestThreshold: tc.limit}}
+			var w strings.Builder
+			out, err := JudgeMerged(s, runResults(tc.ok, tc.failed, 10, false), &w)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if out.ExitCode != tc.code || !strings.HasPrefix(out.Verdict, tc.verdict) || !strings.Contains(w.String(), tc.gate) {
+				t.Errorf("exit %d, verdict %q, printed %q; want %d, %q, %q", out.ExitCode, out.Verdict, w.String(), tc.code, tc.verdict, tc.gate)
+			}
+		})
+	}
+}

@@ -59,6 +59,8 @@ type Runner struct {
 	validity *validity.Collector
 	// graceCut counts the requests grace periods cut off (the footer says).
 	graceCut int64
+	// planHash is a shard's plan hash (shardstart.go; "" when not sharded).
+	planHash string
 }
 
 // Outcome summarizes a finished run.
@@ -76,6 +78,9 @@ type Outcome struct {
 	// Validity is the run-validity verdict (validity.json; nil when it
 	// could not be evaluated).
 	Validity *validity.Report
+	// PlanHash identifies the plan a shard of a sharded run ran ("" when
+	// not sharded; shardstart.go).
+	PlanHash string
 }
 
 // Run composes the dataset, runs warmup and profiling, and exports results.
@@ -193,6 +198,17 @@ func (r *Runner) Run(ctx context.Context) (*Outcome, error) {
 		Exclude: engine.GraceCut,
 	})
 
+	if s.Shard.Count > 1 {
+		// Everything is built and prepared: the shards start together.
+		r.planHash = planHash(s.InputConfig, s.Seed, reqs)
+		if err := r.awaitShards(ctx, r.planHash); err != nil {
+			_ = pipe.Close()
+			for _, sink := range sinks {
+				_ = sink.Close()
+			}
+			return nil, err
+		}
+	}
 	r.UI.Start(ctx, progress)
 	if t, ok := r.UI.(sdk.TerminalUI); ok && t.OwnsTerminal() && r.LogGate != nil {
 		r.LogGate.Hold()
@@ -245,7 +261,7 @@ func (r *Runner) Run(ctx context.Context) (*Outcome, error) {
 	vrep, vfiles, validityErr := r.validityReport(r.validity)
 	// Export even when the run failed part-way: nothing measured is lost.
 	exported, exportErr := r.export(ec)
-	out := &Outcome{Results: results, Exported: append(exported, vfiles...), ExitCode: ExitOK, Validity: vrep}
+	out := &Outcome{Results: results, Exported: append(exported, vfiles...), ExitCode: ExitOK, Validity: vrep, PlanHash: r.planHash}
 	// The verdict (exit status, thresholds) and the CI reports come after
 	// the exports, from the same results; the footer lists the reports.
 	gateErr := r.gateVerdict(out, watch.Tripped())
@@ -278,7 +294,7 @@ func (r *Runner) runPhases(ctx context.Context, eng *engine.Engine, pipe *record
 	s := r.Settings
 	if warmup != nil {
 		r.Log.Info("warmup phase", "mode", s.Warmup.Mode, "requests", warmup.Plan.RequestCount, "duration", warmup.Plan.Duration)
-		eng.SetPhaseOptions(engine.PhaseOptions{RequestBudget: warmup.Budget})
+		eng.SetPhaseOptions(engine.PhaseOptions{RequestBudget: budgetShare(warmup.Budget, s.WarmupStripe), Stripe: s.WarmupStripe})
 		// Warmup records are measured and exported per record and as
 		// warmup_metrics, but never reach the profiling results.
 		err := r.observed(ctx, sdk.PhaseWarmup, r.warmupAccs, func() error {
@@ -296,7 +312,7 @@ func (r *Runner) runPhases(ctx context.Context, eng *engine.Engine, pipe *record
 	}
 	r.Log.Info("profiling phase", "mode", s.Profiling.Mode, "requests", ph.Plan.RequestCount, "duration", ph.Plan.Duration,
 		"concurrency", ph.Plan.Concurrency)
-	eng.SetPhaseOptions(engine.PhaseOptions{RequestBudget: ph.Budget, TurnGap: ph.TurnGap,
+	eng.SetPhaseOptions(engine.PhaseOptions{RequestBudget: budgetShare(ph.Budget, s.ProfilingStripe), Stripe: s.ProfilingStripe, TurnGap: ph.TurnGap,
 		CancellationRate: s.Cancellation.Rate, CancellationDelay: s.Cancellation.Delay})
 	return r.observed(ctx, sdk.PhaseProfiling, r.Outputs.Accumulators, func() error {
 		// The validity verdict's CPU time and windows are the phase's.

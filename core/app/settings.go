@@ -5,6 +5,7 @@ import (
 	"time"
 
 	"github.com/aiperf-go/aiperf/core/config"
+	"github.com/aiperf-go/aiperf/core/engine"
 	sdk "github.com/aiperf-go/aiperf/plugin-sdk"
 )
 
@@ -42,6 +43,11 @@ type Settings struct {
 	// AIPerf's defaults and warmup inheritance applied.
 	Profiling config.PhaseSettings
 	Warmup    *config.PhaseSettings
+	// Shard places this process in a sharded run (Count 1: not sharded);
+	// ProfilingStripe and WarmupStripe are the credits it sends of each
+	// phase, whose settings above are already its shares (shard.go).
+	Shard                         config.Sharding
+	ProfilingStripe, WarmupStripe engine.Stripe
 	// FixedSchedule replays trace timestamps within ScheduleWindow.
 	FixedSchedule  bool
 	ScheduleWindow config.ScheduleWindow

@@ -53,6 +53,9 @@ type Abort struct {
 	Errors, Records int64
 	// Floor is the grace floor that had been reached (0: none applies).
 	Floor int64
+	// AfterRun marks a verdict reached on a finished run's counts (a
+	// sharded run's merged result) rather than by stopping it.
+	AfterRun bool
 }
 
 // Ratio is the failed share of the records seen when the watch tripped.
@@ -69,6 +72,9 @@ func (a *Abort) Error() string {
 	if a.Threshold != nil {
 		return fmt.Sprintf("%s: threshold %s breached during the run (%d of %d profiling requests failed); the run was stopped",
 			a.Flag, a.Threshold, a.Errors, a.Records)
+	}
+	if a.AfterRun {
+		return fmt.Sprintf("%s exceeded over the whole run: %d/%d = %.3f > %.3f", a.Flag, a.Errors, a.Records, a.Ratio(), a.Limit)
 	}
 	return fmt.Sprintf("%s exceeded: %d/%d = %.3f > %.3f (grace floor %d); the run was stopped",
 		a.Flag, a.Errors, a.Records, a.Ratio(), a.Limit, a.Floor)
