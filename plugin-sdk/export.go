@@ -66,6 +66,28 @@ type ExportContext struct {
 	// own directory (phases/<name>) and Warmup is nil. Nil for the run's
 	// main export.
 	Phase *PhaseInfo
+	// Sharding says how a sharded run's shards were merged into Results;
+	// nil for any other run (the summary then has no sharding block).
+	Sharding *ShardingInfo
+}
+
+// ShardingInfo is the "sharding" block of a merged sharded run's summary.
+type ShardingInfo struct {
+	Shards    int            `json:"shards"`
+	Completed int            `json:"completed"`
+	Failed    []ShardFailure `json:"failed"`
+	// Partial: some shard failed, so the results hold the others' only.
+	Partial bool `json:"partial"`
+	// Percentiles is "exact" (recomputed from every record) or "ddsketch"
+	// (merged sketches, within RelativeAccuracy of the exact values).
+	Percentiles      string  `json:"percentiles"`
+	RelativeAccuracy float64 `json:"relative_accuracy,omitempty"`
+}
+
+// ShardFailure is a shard that did not complete, and why.
+type ShardFailure struct {
+	Shard  int    `json:"shard"`
+	Reason string `json:"reason"`
 }
 
 // PhaseInfo describes one phase of a run as AIPerf 0.13 numbers it in

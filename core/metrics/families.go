@@ -297,16 +297,23 @@ var adjQuantiles = [9]float64{1, 5, 10, 25, 50, 75, 90, 95, 99}
 // failure) and std (undefined) are left out, as AIPerf's JSON export drops
 // them. sorted are the successful values in base units, ascending.
 func adjustedResult(e *entry, sorted []float64, failed int64) sdk.MetricResult {
-	n := int64(len(sorted)) + failed
+	return adjustedRanks(e, int64(len(sorted)), func(i int64) float64 { return sorted[i] }, failed)
+}
+
+// adjustedRanks is adjustedResult over count successful values whose
+// value of rank i (ascending, base units) is at(i): the sorted values, or
+// a sharded run's merged digest (partial.go).
+func adjustedRanks(e *entry, count int64, at func(int64) float64, failed int64) sdk.MetricResult {
+	n := count + failed
 	var p [9]*float64
 	for i, q := range adjQuantiles {
 		idx := int64(math.RoundToEven(float64(n-1) * (q / 100)))
-		if idx < int64(len(sorted)) {
-			v := e.toDisplay(sorted[idx])
+		if idx < count {
+			v := e.toDisplay(at(idx))
 			p[i] = &v
 		}
 	}
-	minV := e.toDisplay(sorted[0])
+	minV := e.toDisplay(at(0))
 	return sdk.MetricResult{
 		Tag: "adj_" + e.Tag, Header: e.Header + " (error-adjusted)", Unit: e.Display(),
 		Flags: e.Flags &^ sdk.FlagPercentileIncludesFailedRequests, DisplayOrder: NoDisplayOrder, Integer: e.Integer,

@@ -85,7 +85,35 @@ func (e *Exporter) Render(_ context.Context, w io.Writer, ec *sdk.ExportContext)
 			return fmt.Errorf("metrics_table: %w", err)
 		}
 	}
+	if ec.Sharding != nil {
+		if _, err := io.WriteString(w, ShardingLine(ec.Sharding)); err != nil {
+			return fmt.Errorf("metrics_table: %w", err)
+		}
+	}
 	return nil
+}
+
+// ShardingLine states how a sharded run was merged under its tables: how
+// many shards, PARTIAL when some failed, and whether the percentiles are
+// exact or approximate (≈, merged DDSketches within their relative
+// accuracy); the table itself stays as a single run's.
+func ShardingLine(sh *sdk.ShardingInfo) string {
+	var b strings.Builder
+	if sh.Partial {
+		fmt.Fprintf(&b, "PARTIAL: merged %d of %d shards", sh.Completed, sh.Shards)
+	} else {
+		fmt.Fprintf(&b, "Merged %d of %d shards", sh.Completed, sh.Shards)
+	}
+	if sh.Percentiles == "ddsketch" {
+		fmt.Fprintf(&b, "; ≈ percentiles (p1-p99) from merged DDSketches, within %g%% relative; count, avg, min, max, std exact", 100*sh.RelativeAccuracy)
+	} else {
+		b.WriteString("; every statistic exact")
+	}
+	b.WriteString("\n")
+	for _, f := range sh.Failed {
+		fmt.Fprintf(&b, "  shard %d failed: %s\n", f.Shard, f.Reason)
+	}
+	return b.String()
 }
 
 // BuildAll lays out every non-empty table in AIPerf's order: one per

@@ -111,6 +111,18 @@ func Render(ec *sdk.ExportContext) ([]byte, error) {
 	if err := w.value("error_summary", errs); err != nil {
 		return nil, fmt.Errorf("jsonexport: encode error_summary: %w", err)
 	}
+	// A merged sharded run says how it was merged (not an AIPerf key:
+	// absent from every other run's file).
+	if ec.Sharding != nil && ec.Phase == nil {
+		sh := *ec.Sharding
+		if sh.Failed == nil {
+			sh.Failed = []sdk.ShardFailure{}
+		}
+		w.key("sharding")
+		if err := w.value("sharding", sh); err != nil {
+			return nil, fmt.Errorf("jsonexport: encode sharding: %w", err)
+		}
+	}
 	if start != "" {
 		w.key("start_time")
 		w.str(start)
