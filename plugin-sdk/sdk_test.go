@@ -50,7 +50,7 @@ func TestCategoriesAreUniqueAndLookupable(t *testing.T) {
 }
 
 func TestCategoryDescriptors(t *testing.T) {
-	if len(Categories) != 19 {
+	if len(Categories) != 20 {
 		t.Errorf("%d categories registered", len(Categories))
 	}
 	for i, c := range Categories {

@@ -16,7 +16,7 @@ const CategoryServiceManager = "service_manager"
 // others run --shards N copies of `aiperf profile`, each sending a disjoint
 // stripe of the one plan, and hand back what each produced for the CLI to
 // merge. Builtin only: a manager starts and supervises aiperf processes.
-var ServiceManagers = define[ServiceManager](Category{Name: CategoryServiceManager, Cardinality: One, Order: 5,
+var ServiceManagers = define[ServiceManager](Category{Name: CategoryServiceManager, Cardinality: One, Order: 190,
 	Description:   "Where a profile runs: this process, shards on this host, or a Kubernetes Indexed Job (--service-manager)",
 	BuiltinReason: "it starts and supervises aiperf processes itself"})
 

@@ -50,6 +50,8 @@ func fake(category string) any {
 		return fakeUI{}
 	case sdk.CategoryPlot:
 		return fakePlot{}
+	case sdk.CategoryServiceManager:
+		return fakeServiceManager{}
 	}
 	panic("no fake for category " + category)
 }
@@ -158,3 +160,9 @@ type fakePlot struct{}
 
 func (fakePlot) Applies(*sdk.PlotRun) bool                             { return false }
 func (fakePlot) Render(*sdk.PlotRun, sdk.PlotOptions, io.Writer) error { return nil }
+
+type fakeServiceManager struct{}
+
+func (fakeServiceManager) RunShards(context.Context, sdk.ShardJob) ([]sdk.ShardReport, error) {
+	return nil, nil
+}

@@ -59,6 +59,8 @@ import (
 	"github.com/aiperf-go/aiperf/plugins/builtin/recordprocessor/metricrecord"
 	"github.com/aiperf-go/aiperf/plugins/builtin/sampler"
 	"github.com/aiperf-go/aiperf/plugins/builtin/servermetrics/prometheus"
+	"github.com/aiperf-go/aiperf/plugins/builtin/servicemanager/inprocess"
+	localmanager "github.com/aiperf-go/aiperf/plugins/builtin/servicemanager/local"
 	"github.com/aiperf-go/aiperf/plugins/builtin/timing"
 	"github.com/aiperf-go/aiperf/plugins/builtin/tokenizer/hf"
 	"github.com/aiperf-go/aiperf/plugins/builtin/tokenizer/tiktoken"
@@ -179,6 +181,9 @@ func builtins() registry.Builtins {
 		registry.Provide(sdk.ConsoleExporters, gpuconsole.Name, func() sdk.ConsoleExporter { return gpuconsole.New() }),
 		registry.Provide(sdk.ConsoleExporters, powerefficiency.Name, func() sdk.ConsoleExporter { return powerefficiency.New() }),
 
+		registry.Provide(sdk.ServiceManagers, inprocess.Name, func() sdk.ServiceManager { return inprocess.New() }),
+		registry.Provide(sdk.ServiceManagers, localmanager.Name, func() sdk.ServiceManager { return localmanager.New() }),
+		registry.Provide(sdk.ServiceManagers, "kubernetes", kubernetesManager), // kubernetes_on.go / kubernetes_off.go: build tag kubernetes
 		registry.Provide(sdk.UIs, noneui.Name, func() sdk.UI { return noneui.New() }),
 		registry.Provide(sdk.UIs, simpleui.Name, func() sdk.UI { return simpleui.New() }),
 		registry.Provide(sdk.UIs, dashboardui.Name, func() sdk.UI { return dashboardui.New() }),

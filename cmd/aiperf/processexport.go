@@ -2,13 +2,10 @@ package main
 
 import (
 	"bufio"
-	"bytes"
 	"context"
-	"encoding/json"
 	"errors"
 	"fmt"
 	"io"
-	"math"
 	"os"
 	"path/filepath"
 	"strings"
@@ -16,9 +13,9 @@ import (
 
 	"github.com/aiperf-go/aiperf/core/app"
 	"github.com/aiperf-go/aiperf/core/artifacts"
-	"github.com/aiperf-go/aiperf/core/clock"
 	"github.com/aiperf-go/aiperf/core/config"
 	"github.com/aiperf-go/aiperf/core/metrics"
+	"github.com/aiperf-go/aiperf/core/shardresult"
 	"github.com/aiperf-go/aiperf/core/version"
 	sdk "github.com/aiperf-go/aiperf/plugin-sdk"
 	"github.com/aiperf-go/aiperf/registry"
@@ -48,7 +45,10 @@ e.g. with NTP: a skew of s seconds changes the span by up to s).
 The runs must share endpoint type, streaming and model; the merged
 profile_export_aiperf.json/.csv and profile_export.jsonl (every host's lines,
 verbatim, in argument order) are written to --artifact-dir.`,
-		Args: cobra.MinimumNArgs(1),
+		// merge: the name a sharded run's docs use for the exact merge of
+		// its shards' directories (--exact keeps them).
+		Aliases: []string{"merge"},
+		Args:    cobra.MinimumNArgs(1),
 		RunE: func(cmd *cobra.Command, dirs []string) error {
 			return processExportFiles(cmd.Context(), cmd.OutOrStdout(), cmd.ErrOrStderr(), dirs, out)
 		},
@@ -65,70 +65,116 @@ type mergeInput struct {
 
 // processExportFiles merges dirs into out and prints the console tables.
 func processExportFiles(ctx context.Context, stdout, stderr io.Writer, dirs []string, out string) error {
+	cmdline := "aiperf process-export-files " + strings.Join(dirs, " ") + " --artifact-dir " + out
+	_, err := mergeRunDirs(ctx, stdout, stderr, dirs, out, cmdline, nil)
+	return err
+}
+
+// mergeRunDirs is the exact merge: every record of dirs folded into one
+// accumulator, the summary files and the union's records written to out.
+// sharding is the merged sharded run's block (nil for process-export-files).
+func mergeRunDirs(ctx context.Context, stdout, stderr io.Writer, dirs []string, out, cmdline string, sharding *sdk.ShardingInfo) (*sdk.Results, error) {
 	if ctx == nil {
 		ctx = context.Background()
 	}
 	inputs, err := checkMergeInputs(dirs, out)
 	if err != nil {
-		return err
+		return nil, err
 	}
 	reg, err := plotRegistry(stderr, nil)
 	if err != nil {
-		return err
+		return nil, err
 	}
 	defer closeRegistry(stderr, reg)
-
-	first := inputs[0].cfg
-	x, err := reg.Instantiate(sdk.CategoryEndpoint, first.EndpointType)
+	mc, err := mergeCatalog(reg, inputs[0].dir)
 	if err != nil {
-		return fmt.Errorf("%s: endpoint type %q: %w", filepath.Join(inputs[0].dir, artifacts.SummaryFile), first.EndpointType, err)
+		return nil, err
 	}
-	ep, ok := x.(sdk.Endpoint)
-	if !ok {
-		return fmt.Errorf("endpoint type %q is not an endpoint plugin", first.EndpointType)
-	}
-	md := ep.Metadata()
-	info := sdk.RunInfo{Endpoint: md, Streaming: first.Streaming && md.SupportsStreaming, Models: strings.Split(first.Model, ",")}
-	cat, err := metrics.NewCatalog(pluginsView{reg: reg}.builtinMetrics(), info)
+	acc, err := metrics.NewAccumulator(mc.cat, mc.info)
 	if err != nil {
-		return fmt.Errorf("metric catalog for endpoint type %s: %w", first.EndpointType, err)
-	}
-	acc, err := metrics.NewAccumulator(cat, info)
-	if err != nil {
-		return err
+		return nil, err
 	}
 
 	if err := os.MkdirAll(out, 0o755); err != nil {
-		return fmt.Errorf("create --artifact-dir %s: %w", out, err)
+		return nil, fmt.Errorf("create --artifact-dir %s: %w", out, err)
 	}
 	files := (&config.RunConfig{}).ExportFiles()
-	span, cancelled, n, err := foldRecords(acc, cat, inputs, filepath.Join(out, files.RecordsJSONL))
+	span, cancelled, n, err := foldRecords(acc, mc.cat, inputs, filepath.Join(out, files.RecordsJSONL))
 	if err != nil {
-		return err
+		return nil, err
 	}
 	if n == 0 {
-		return fmt.Errorf("no profiling records in %s", strings.Join(dirs, ", "))
+		return nil, fmt.Errorf("no profiling records in %s", strings.Join(dirs, ", "))
 	}
 	// The union's span is the phase: throughputs and benchmark_duration
 	// divide by it, as a single run's divide by its phase.
-	acc.SetPhaseStart(span.start)
-	acc.SetPhaseEnd(span.end)
+	acc.SetPhaseStart(span.Start)
+	acc.SetPhaseEnd(span.End)
 	res := acc.Summarize()
-	res.StartTime, res.EndTime = time.Unix(0, span.start), time.Unix(0, span.end)
+	if err := acc.Err(); err != nil {
+		return nil, err
+	}
+	res.StartTime, res.EndTime = time.Unix(0, span.Start), time.Unix(0, span.End)
 	res.WasCancelled = cancelled
 
 	inputConfig, err := readInputConfig(inputs[0].dir)
 	if err != nil {
-		return err
+		return nil, err
 	}
 	ec := &sdk.ExportContext{
 		ArtifactDir: out, Files: files, ExportLevel: "records", Results: res,
-		Endpoint: md, Streaming: info.Streaming, AIPerfVersion: version.Version,
+		Endpoint: mc.md, Streaming: mc.info.Streaming, AIPerfVersion: version.Version,
 		BenchmarkID: strings.ReplaceAll(uuid.NewString(), "-", "")[:12],
-		CLICommand:  "aiperf process-export-files " + strings.Join(dirs, " ") + " --artifact-dir " + out,
-		InputConfig: inputConfig,
+		CLICommand:  cmdline, InputConfig: inputConfig, Sharding: sharding,
 	}
-	return exportMerged(ctx, stdout, reg, info, cat, ec, len(inputs), n)
+	return res, exportMerged(ctx, stdout, reg, mc.info, mc.cat, ec, len(inputs), n)
+}
+
+// runCatalog is what a merge knows of the runs from their first summary:
+// the endpoint, the run info (streaming, models, goodput SLOs) and the
+// metric catalog the records fold into.
+type runCatalog struct {
+	md   sdk.EndpointMetadata
+	info sdk.RunInfo
+	cat  *metrics.Catalog
+}
+
+// mergeCatalog builds the run catalog of the run in dir from reg's
+// built-in metrics, as the run itself did: the same endpoint, streaming,
+// models and goodput SLOs (input_config.slos), so good_request_count and
+// goodput come out as the run's.
+func mergeCatalog(reg *registry.Registry, dir string) (runCatalog, error) {
+	path := filepath.Join(dir, artifacts.SummaryFile)
+	cfg, err := artifacts.ReadRunConfig(dir)
+	if err != nil {
+		return runCatalog{}, err
+	}
+	if cfg.EndpointType == "" {
+		return runCatalog{}, fmt.Errorf("%s: input_config names no endpoint type", path)
+	}
+	x, err := reg.Instantiate(sdk.CategoryEndpoint, cfg.EndpointType)
+	if err != nil {
+		return runCatalog{}, fmt.Errorf("%s: endpoint type %q: %w", path, cfg.EndpointType, err)
+	}
+	ep, ok := x.(sdk.Endpoint)
+	if !ok {
+		return runCatalog{}, fmt.Errorf("endpoint type %q is not an endpoint plugin", cfg.EndpointType)
+	}
+	summary, err := os.ReadFile(path)
+	if err != nil {
+		return runCatalog{}, fmt.Errorf("read %s: %w", path, err)
+	}
+	goodput, err := shardresult.SummaryGoodput(summary, path)
+	if err != nil {
+		return runCatalog{}, err
+	}
+	md := ep.Metadata()
+	info := sdk.RunInfo{Endpoint: md, Streaming: cfg.Streaming && md.SupportsStreaming, Models: strings.Split(cfg.Model, ","), Goodput: goodput}
+	cat, err := metrics.NewCatalog(pluginsView{reg: reg}.builtinMetrics(), info)
+	if err != nil {
+		return runCatalog{}, fmt.Errorf("metric catalog for endpoint type %s: %w", cfg.EndpointType, err)
+	}
+	return runCatalog{md: md, info: info, cat: cat}, nil
 }
 
 // checkMergeInputs reads every directory's run config and refuses runs that
@@ -153,41 +199,40 @@ func checkMergeInputs(dirs []string, out string) ([]mergeInput, error) {
 		if cfg.EndpointType == "" {
 			return nil, fmt.Errorf("%s: input_config names no endpoint type", filepath.Join(dir, artifacts.SummaryFile))
 		}
+		in := mergeInput{dir: dir, cfg: cfg}
 		if len(inputs) > 0 {
-			f := inputs[0]
-			for _, d := range []struct {
-				field string
-				a, b  any
-			}{
-				{"endpoint type", f.cfg.EndpointType, cfg.EndpointType},
-				{"streaming", f.cfg.Streaming, cfg.Streaming},
-				{"model", f.cfg.Model, cfg.Model},
-			} {
-				if d.a != d.b {
-					return nil, fmt.Errorf("cannot merge runs of different %s: %s has %v, %s has %v", d.field, f.dir, d.a, dir, d.b)
-				}
+			if err := sameLoad(inputs[0], in); err != nil {
+				return nil, err
 			}
 		}
-		inputs = append(inputs, mergeInput{dir: dir, cfg: cfg})
+		inputs = append(inputs, in)
 	}
 	return inputs, nil
 }
 
-// mergeSpan is the union's span over the profiling records (epoch ns).
-type mergeSpan struct{ start, end int64 }
-
-// exportLine is the part of a profile_export.jsonl line the merge reads.
-type exportLine struct {
-	Metadata sdk.RecordMetadata         `json:"metadata"`
-	Metrics  map[string]json.RawMessage `json:"metrics"`
-	Error    *sdk.ErrorDetails          `json:"error"`
+// sameLoad refuses to merge runs that cannot be one load: another endpoint
+// type, streaming mode or model.
+func sameLoad(f, in mergeInput) error {
+	for _, d := range []struct {
+		field string
+		a, b  any
+	}{
+		{"endpoint type", f.cfg.EndpointType, in.cfg.EndpointType},
+		{"streaming", f.cfg.Streaming, in.cfg.Streaming},
+		{"model", f.cfg.Model, in.cfg.Model},
+	} {
+		if d.a != d.b {
+			return fmt.Errorf("cannot merge runs of different %s: %s has %v, %s has %v", d.field, f.dir, d.a, in.dir, d.b)
+		}
+	}
+	return nil
 }
 
 // foldRecords streams every input's records into acc and copies their lines
 // verbatim to jsonlOut. It returns the profiling records' span, whether any
 // host's run was cancelled, and how many profiling records it folded.
-func foldRecords(acc *metrics.Accumulator, cat *metrics.Catalog, inputs []mergeInput, jsonlOut string) (mergeSpan, bool, int, error) {
-	span := mergeSpan{start: math.MaxInt64, end: math.MinInt64}
+func foldRecords(acc *metrics.Accumulator, cat *metrics.Catalog, inputs []mergeInput, jsonlOut string) (shardresult.Span, bool, int, error) {
+	span := shardresult.NewSpan()
 	f, err := os.Create(jsonlOut)
 	if err != nil {
 		return span, false, 0, fmt.Errorf("create %s: %w", jsonlOut, err)
@@ -202,7 +247,7 @@ func foldRecords(acc *metrics.Accumulator, cat *metrics.Catalog, inputs []mergeI
 			return span, false, 0, err
 		}
 		cancelled = cancelled || c
-		k, err := foldFile(acc, cat, filepath.Join(in.dir, artifacts.RecordsFile), w, &span)
+		k, err := shardresult.FoldFile(acc, cat, filepath.Join(in.dir, artifacts.RecordsFile), w, &span)
 		if err != nil {
 			f.Close()
 			return span, false, 0, err
@@ -219,86 +264,6 @@ func foldRecords(acc *metrics.Accumulator, cat *metrics.Catalog, inputs []mergeI
 	return span, cancelled, n, nil
 }
 
-func foldFile(acc *metrics.Accumulator, cat *metrics.Catalog, path string, w io.Writer, span *mergeSpan) (int, error) {
-	f, err := os.Open(path)
-	if err != nil {
-		return 0, fmt.Errorf("read %s: %w", path, err)
-	}
-	defer f.Close()
-	n := 0
-	err = artifacts.ScanJSONL(f, path, func(b []byte) error {
-		if _, err := w.Write(append(b, '\n')); err != nil {
-			return fmt.Errorf("copy: %w", err)
-		}
-		var l exportLine
-		if err := json.Unmarshal(b, &l); err != nil {
-			return err
-		}
-		if l.Metadata.BenchmarkPhase == sdk.PhaseWarmup {
-			return nil // warmup records never reach the profiling results
-		}
-		rm, err := recordFromLine(&l, cat)
-		if err != nil {
-			return err
-		}
-		md := &l.Metadata
-		span.start = min(span.start, md.RequestStartNs)
-		span.end = max(span.end, md.RequestEndNs, md.RequestStartNs)
-		acc.Add(rm)
-		n++
-		return nil
-	})
-	return n, err
-}
-
-// recordFromLine rebuilds what the accumulator reads of a processed record
-// from its export line: the timestamps back on this process's monotonic
-// clock (clock.PerfNs undoes the export's clock.WallNs) and every value
-// back in its metric's unit (the export writes display units).
-func recordFromLine(l *exportLine, cat *metrics.Catalog) (*sdk.RecordMetrics, error) {
-	md := &l.Metadata
-	perf := func(p *int64) int64 {
-		if p == nil || *p == 0 {
-			return 0
-		}
-		return clock.PerfNs(*p)
-	}
-	rec := &sdk.RequestRecord{
-		ConversationID: md.ConversationID, TurnIndex: md.TurnIndex, SessionNum: md.SessionNum,
-		XRequestID: md.XRequestID, XCorrelationID: md.XCorrelationID, Phase: sdk.PhaseProfiling, WorkerID: md.WorkerID,
-		CreditIssuedNs: perf(md.CreditIssuedNs), TimestampNs: md.RequestStartNs,
-		StartPerfNs: clock.PerfNs(md.RequestStartNs), AckPerfNs: perf(md.RequestAckNs), EndPerfNs: perf(&md.RequestEndNs),
-		Error: l.Error, WasCancelled: md.WasCancelled, CancellationTimeNs: perf(md.CancellationTimeNs),
-	}
-	values := make(map[string]sdk.MetricValue, len(l.Metrics))
-	for tag, raw := range l.Metrics {
-		var m struct {
-			Value json.RawMessage `json:"value"`
-		}
-		if err := json.Unmarshal(raw, &m); err != nil {
-			return nil, fmt.Errorf("metric %s: %w", tag, err)
-		}
-		mul := 1.0
-		if def, ok := cat.Lookup(tag); ok {
-			mul = def.FromDisplay(1)
-		}
-		var one float64
-		if err := json.Unmarshal(m.Value, &one); err == nil {
-			values[tag] = sdk.MetricValue{Scalar: one * mul}
-			continue
-		}
-		var list []float64
-		if err := json.Unmarshal(m.Value, &list); err != nil {
-			return nil, fmt.Errorf("metric %s: value %s is neither a number nor a list of numbers", tag, m.Value)
-		}
-		for i := range list {
-			list[i] *= mul
-		}
-		values[tag] = sdk.MetricValue{IsList: true, List: list}
-	}
-	return &sdk.RecordMetrics{Record: rec, Values: values}, nil
-}
-
 // summaryCancelled reads was_cancelled from dir's summary.
 func summaryCancelled(dir string) (bool, error) {
 	path := filepath.Join(dir, artifacts.SummaryFile)
@@ -306,13 +271,7 @@ func summaryCancelled(dir string) (bool, error) {
 	if err != nil {
 		return false, fmt.Errorf("read %s: %w", path, err)
 	}
-	var doc struct {
-		WasCancelled bool `json:"was_cancelled"`
-	}
-	if err := json.Unmarshal(b, &doc); err != nil {
-		return false, fmt.Errorf("parse %s: %w", path, err)
-	}
-	return doc.WasCancelled, nil
+	return shardresult.SummaryCancelled(b, path)
 }
 
 // readInputConfig is the first input's input_config, numbers kept as
@@ -323,15 +282,7 @@ func readInputConfig(dir string) (map[string]any, error) {
 	if err != nil {
 		return nil, fmt.Errorf("read %s: %w", path, err)
 	}
-	dec := json.NewDecoder(bytes.NewReader(b))
-	dec.UseNumber()
-	var doc struct {
-		InputConfig map[string]any `json:"input_config"`
-	}
-	if err := dec.Decode(&doc); err != nil {
-		return nil, fmt.Errorf("parse %s: %w", path, err)
-	}
-	return doc.InputConfig, nil
+	return shardresult.SummaryInputConfig(b, path)
 }
 
 // mergeExporters and mergeConsoles are the exporters the merged result goes
@@ -386,11 +337,17 @@ func exportMerged(ctx context.Context, stdout io.Writer, reg *registry.Registry,
 			errs = append(errs, fmt.Errorf("plugin console_exporter.%s: render: %w", name, err))
 		}
 	}
-	fmt.Fprintf(stdout, "\nMerged %d runs (%d profiling records)\n", hosts, records)
+	if sh := ec.Sharding; sh != nil {
+		fmt.Fprintf(stdout, "\nMerged %d of %d shards (%d profiling records)\n", sh.Completed, sh.Shards, records)
+	} else {
+		fmt.Fprintf(stdout, "\nMerged %d runs (%d profiling records)\n", hosts, records)
+	}
 	fmt.Fprintf(stdout, "Benchmark Duration: %.2f sec (earliest request start to latest request end across runs)\n", ec.Results.BenchmarkDurationS)
 	for _, f := range exported {
 		fmt.Fprintf(stdout, "%s: %s\n", f.Label, f.Path)
 	}
-	fmt.Fprintf(stdout, "JSONL Export: %s\n", filepath.Join(ec.ArtifactDir, ec.Files.RecordsJSONL))
+	if ec.ExportLevel == "records" {
+		fmt.Fprintf(stdout, "JSONL Export: %s\n", filepath.Join(ec.ArtifactDir, ec.Files.RecordsJSONL))
+	}
 	return errors.Join(errs...)
 }

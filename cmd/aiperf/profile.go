@@ -2,6 +2,7 @@ package main
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"io"
 	"log/slog"
@@ -63,6 +64,10 @@ func runProfile(cmd *cobra.Command, rawArgs []string) error {
 	if cfg.NumProfileRuns > 1 {
 		return runProfileRuns(ctx, cmd, reg, cfg, ep.Metadata().ServiceKind, rawArgs)
 	}
+	// --service-manager local|kubernetes: shards elsewhere, merged here.
+	if cfg.Sharding().Launches() {
+		return runShardedProfile(ctx, cmd, reg, cfg, ep.Metadata().ServiceKind, rawArgs)
+	}
 	settings, err := app.FromConfig(cfg, ep.Metadata().ServiceKind, rawArgs)
 	if err != nil {
 		return err
@@ -74,7 +79,21 @@ func runProfile(cmd *cobra.Command, rawArgs []string) error {
 	settings.BeforeSend, settings.AfterSend = gc.Start, gc.Settle
 	defer gc.Stop()
 	out, err := app.Profile(ctx, reg, settings, cmd.OutOrStdout(), stderr)
+	if settings.Shard.EmitResult {
+		// A shard in a pod: its result goes out through its log.
+		if eerr := emitShardResult(cmd.OutOrStdout(), settings, out, err, cfg.Exact); eerr != nil && out != nil {
+			fmt.Fprintln(stderr, "Error:", eerr)
+			return exitError{code: app.ExitFailed}
+		}
+	}
 	if err != nil {
+		var ece *app.ExitCodeError
+		if out == nil && errors.As(err, &ece) {
+			// A shard whose plan differs from the others', or that
+			// missed the start barrier: nothing was sent.
+			fmt.Fprintln(stderr, "Error:", err)
+			return exitError{code: ece.Code}
+		}
 		if out == nil {
 			return interruptedOr(ctx, stderr, err)
 		}
