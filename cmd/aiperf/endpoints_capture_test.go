@@ -6,6 +6,7 @@ import (
 	"context"
 	"encoding/json"
 	"io"
+	"io/fs"
 	"net/http"
 	"net/http/httptest"
 	"os"
@@ -63,7 +64,7 @@ func captureArgs(t *testing.T, name, url, dir string) ([]string, string) {
 	if i < 0 {
 		t.Fatalf("%s: not an aiperf profile command", name)
 	}
-	inputs, _ := filepath.Abs(filepath.Join(endpointCapturesDir, "_inputs"))
+	inputs := captureInputs(t)
 	args := []string{"profile"}
 	for j := i + 1; j < len(words); j++ {
 		w := words[j]
@@ -83,6 +84,37 @@ func captureArgs(t *testing.T, name, url, dir string) ([]string, string) {
 		args = append(args, strings.ReplaceAll(w, "/tmp/issue10", inputs))
 	}
 	return append(args, "--artifact-dir", dir), ""
+}
+
+// captureInputs copies the captures' input files (datasets, media,
+// templates) to a temporary directory and returns it: the captures were
+// made with the inputs under /tmp/issue10, and the datasets name their
+// media files by that absolute path, rewritten here to the copy's.
+func captureInputs(t *testing.T) string {
+	t.Helper()
+	src := filepath.Join(endpointCapturesDir, "_inputs")
+	dst := t.TempDir()
+	err := filepath.WalkDir(src, func(path string, d fs.DirEntry, err error) error {
+		if err != nil {
+			return err
+		}
+		rel, _ := filepath.Rel(src, path)
+		if d.IsDir() {
+			return os.MkdirAll(filepath.Join(dst, rel), 0o755)
+		}
+		b, err := os.ReadFile(path)
+		if err != nil {
+			return err
+		}
+		if strings.HasSuffix(path, ".jsonl") || strings.HasSuffix(path, ".json") {
+			b = bytes.ReplaceAll(b, []byte("/tmp/issue10"), []byte(dst))
+		}
+		return os.WriteFile(filepath.Join(dst, rel), b, 0o644)
+	})
+	if err != nil {
+		t.Fatalf("copy the capture inputs: %v", err)
+	}
+	return dst
 }
 
 // shellWords splits a POSIX shell command line (single and double quotes,
