@@ -220,15 +220,11 @@ func mergeDigests(ctx context.Context, stdout, stderr io.Writer, results []*shar
 		}
 		inputs = append(inputs, in)
 	}
-	reg, err := plotRegistry(stderr, nil)
+	reg, mc, err := openMergeCatalog(stderr, inputs[0].dir)
 	if err != nil {
 		return nil, err
 	}
 	defer closeRegistry(stderr, reg)
-	mc, err := mergeCatalog(reg, inputs[0].dir)
-	if err != nil {
-		return nil, err
-	}
 	p := results[0].Partial
 	span := shardresult.NewSpan()
 	cancelled, n := false, 0

@@ -81,15 +81,11 @@ func mergeRunDirs(ctx context.Context, stdout, stderr io.Writer, dirs []string, 
 	if err != nil {
 		return nil, err
 	}
-	reg, err := plotRegistry(stderr, nil)
+	reg, mc, err := openMergeCatalog(stderr, inputs[0].dir)
 	if err != nil {
 		return nil, err
 	}
 	defer closeRegistry(stderr, reg)
-	mc, err := mergeCatalog(reg, inputs[0].dir)
-	if err != nil {
-		return nil, err
-	}
 	acc, err := metrics.NewAccumulator(mc.cat, mc.info)
 	if err != nil {
 		return nil, err
@@ -143,6 +139,21 @@ type runCatalog struct {
 // built-in metrics, as the run itself did: the same endpoint, streaming,
 // models and goodput SLOs (input_config.slos), so good_request_count and
 // goodput come out as the run's.
+// openMergeCatalog loads the registry a merge exports through and the
+// catalog of the run in dir; the caller closes the registry.
+func openMergeCatalog(stderr io.Writer, dir string) (*registry.Registry, runCatalog, error) {
+	reg, err := plotRegistry(stderr, nil)
+	if err != nil {
+		return nil, runCatalog{}, err
+	}
+	mc, err := mergeCatalog(reg, dir)
+	if err != nil {
+		closeRegistry(stderr, reg)
+		return nil, runCatalog{}, err
+	}
+	return reg, mc, nil
+}
+
 func mergeCatalog(reg *registry.Registry, dir string) (runCatalog, error) {
 	path := filepath.Join(dir, artifacts.SummaryFile)
 	cfg, err := artifacts.ReadRunConfig(dir)

@@ -20,6 +20,7 @@ import (
 	"time"
 
 	sdk "github.com/aiperf-go/aiperf/plugin-sdk"
+	"github.com/aiperf-go/aiperf/plugins/builtin/servicemanager/kubernetes/unavailable"
 	batchv1 "k8s.io/api/batch/v1"
 	corev1 "k8s.io/api/core/v1"
 	apierrors "k8s.io/apimachinery/pkg/api/errors"
@@ -38,15 +39,9 @@ const Name = "kubernetes"
 // --node-selector, --resources and --keep-job reach it as image,
 // namespace, node_selector, resources and keep_job; kubeconfig and context
 // come from --plugin-config service_manager.kubernetes.<key>=<value>.
-type Settings struct {
-	Image        string            `json:"image"`
-	Namespace    string            `json:"namespace"`
-	NodeSelector map[string]string `json:"node_selector"`
-	Resources    string            `json:"resources"`
-	KeepJob      bool              `json:"keep_job"`
-	Kubeconfig   string            `json:"kubeconfig"`
-	Context      string            `json:"context"`
-}
+// They are declared once, in the package a build without client-go uses,
+// so both builds accept the same configuration.
+type Settings = unavailable.Settings
 
 // LogSource opens the log of a pod's container. The default reads it
 // through the API (pods/log); tests against an API server without a

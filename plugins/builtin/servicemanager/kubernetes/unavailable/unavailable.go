@@ -15,7 +15,9 @@ import (
 // Name is the plugin's registered name (the kubernetes manager's).
 const Name = "kubernetes"
 
-// Settings mirror the kubernetes manager's (a test keeps them equal).
+// Settings are the kubernetes manager's settings (its package aliases
+// them): image, namespace, node_selector, resources, keep_job, kubeconfig
+// and context.
 type Settings struct {
 	Image        string            `json:"image"`
 	Namespace    string            `json:"namespace"`
