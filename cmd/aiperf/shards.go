@@ -80,7 +80,7 @@ func runShardedProfile(ctx context.Context, cmd *cobra.Command, reg *registry.Re
 		return exitError{code: app.ExitFailed}
 	}
 	// The CI gate judges the whole run, never one shard's stripe.
-	verdict, gateErr := app.JudgeMerged(settings, merged.Results, stdout)
+	verdict, gateErr := app.JudgeMerged(settings, merged.Results)
 	if gateErr != nil {
 		fmt.Fprintln(stderr, "Error:", gateErr)
 	}
@@ -105,6 +105,8 @@ func runShardedProfile(ctx context.Context, cmd *cobra.Command, reg *registry.Re
 	if code == app.ExitOK && gateErr != nil {
 		code = app.ExitFailed
 	}
+	verdict.ExitCode = code
+	app.PrintGate(stdout, settings, verdict)
 	if code != app.ExitOK {
 		return exitError{code: code}
 	}

@@ -182,15 +182,21 @@ func (r *Runner) printGate(w io.Writer, out *Outcome) {
 // merged result: the --threshold checks against the merged metrics (one
 // shard's stripe never decides), the --failed-request-threshold against the
 // union's failed share, and the --junit and --markdown-summary reports of
-// the whole run. The checks are printed to w. A shard's own watch still
-// stops that shard early; its exit status reaches the launcher in the
-// shard's report (cmd/aiperf/shards.go).
-func JudgeMerged(s *Settings, res *sdk.Results, w io.Writer) (*Outcome, error) {
+// the whole run. A shard's own watch still stops that shard early; its exit
+// status reaches the launcher in the shard's report (cmd/aiperf/shards.go),
+// which settles the run's exit status and then prints the checks
+// (PrintGate).
+func JudgeMerged(s *Settings, res *sdk.Results) (*Outcome, error) {
 	r := &Runner{Settings: s}
 	out := &Outcome{Results: res}
 	err := r.gateVerdict(out, unionTrip(s.Gate.FailedRequestThreshold, res))
-	r.printGate(w, out)
 	return out, err
+}
+
+// PrintGate prints a judged run's checks and its exit status to w, as a
+// single run prints them after its footer.
+func PrintGate(w io.Writer, s *Settings, out *Outcome) {
+	(&Runner{Settings: s}).printGate(w, out)
 }
 
 // unionTrip is the --failed-request-threshold verdict over a merged run's

@@ -126,10 +126,11 @@ func TestJudgeMergedUsesTheUnionsFailedShare(t *testing.T) {
 		t.Run(tc.name, func(t *testing.T) {
 			s := &Settings{Gate: GateSettings{FailedRequestThreshold: tc.limit}}
 			var w strings.Builder
-			out, err := JudgeMerged(s, runResults(tc.ok, tc.failed, 10, false), &w)
+			out, err := JudgeMerged(s, runResults(tc.ok, tc.failed, 10, false))
 			if err != nil {
 				t.Fatal(err)
 			}
+			PrintGate(&w, s, out)
 			if out.ExitCode != tc.code || !strings.HasPrefix(out.Verdict, tc.verdict) || !strings.Contains(w.String(), tc.gate) {
 				t.Errorf("exit %d, verdict %q, printed %q; want %d, %q, %q", out.ExitCode, out.Verdict, w.String(), tc.code, tc.verdict, tc.gate)
 			}
