@@ -7,7 +7,7 @@ import (
 	"io"
 	"os"
 	"path/filepath"
-	"sort"
+	"slices"
 	"strconv"
 	"strings"
 	"time"
@@ -21,18 +21,24 @@ import (
 	"github.com/google/uuid"
 )
 
-// A shard builds its result payload (shardresult.FromRunDir) with the
-// metric catalog of this binary's registry, as a merge does.
-func init() {
-	shardresult.RunCatalog = func(dir string) (*metrics.Catalog, sdk.RunInfo, error) {
-		reg, err := plotRegistry(io.Discard, nil)
-		if err != nil {
-			return nil, sdk.RunInfo{}, err
-		}
-		defer reg.Close()
-		mc, err := mergeCatalog(reg, dir)
-		return mc.cat, mc.info, err
+// shardPayload is the result payload of shard index of count from its run
+// directory, digested with this binary's metric catalog, as a merge reads
+// it (shardresult.FromRunDir).
+func shardPayload(dir string, index, count int, planHash string, exact bool) ([]byte, error) {
+	in, err := readMergeInput(dir)
+	if err != nil {
+		return nil, err
 	}
+	reg, err := plotRegistry(io.Discard, nil)
+	if err != nil {
+		return nil, err
+	}
+	defer reg.Close()
+	mc, err := mergeCatalog(reg, in)
+	if err != nil {
+		return nil, err
+	}
+	return shardresult.FromRunDir(dir, mc.cat, mc.info, index, count, planHash, exact)
 }
 
 // Merge methods: every record folded (exact) or the shards' digests merged
@@ -61,7 +67,8 @@ type shardMerge struct {
 // throughputs exact, percentiles from the merged DDSketches. Per-shard
 // percentiles are never averaged. exact insists on the exact merge.
 func mergeShardReports(ctx context.Context, stdout, stderr io.Writer, reports []sdk.ShardReport, out string, exact bool) (*shardMerge, error) {
-	reports = slicesSortedByIndex(reports)
+	reports = slices.Clone(reports)
+	slices.SortStableFunc(reports, func(a, b sdk.ShardReport) int { return a.Index - b.Index })
 	m := &shardMerge{Shards: len(reports)}
 	var ok []sdk.ShardReport
 	for _, r := range reports {
@@ -135,7 +142,7 @@ func mergeShardReports(ctx context.Context, stdout, stderr io.Writer, reports []
 		if results[i] != nil {
 			continue
 		}
-		b, err := shardresult.FromRunDir(r.Dir, r.Index, m.Shards, "", false)
+		b, err := shardPayload(r.Dir, r.Index, m.Shards, "", false)
 		if err != nil {
 			return m, fmt.Errorf("shard %d: %w", r.Index, err)
 		}
@@ -160,13 +167,6 @@ func relativeAccuracy(results []*shardresult.Result) float64 {
 		}
 	}
 	return metrics.DefaultRelativeAccuracy
-}
-
-// slicesSortedByIndex orders reports by shard index (a copy).
-func slicesSortedByIndex(reports []sdk.ShardReport) []sdk.ShardReport {
-	out := append([]sdk.ShardReport(nil), reports...)
-	sort.SliceStable(out, func(i, j int) bool { return out[i].Index < out[j].Index })
-	return out
 }
 
 // samePlan refuses results of shards that ran different plans (their
@@ -208,19 +208,12 @@ func mergeDigests(ctx context.Context, stdout, stderr io.Writer, results []*shar
 		if err := os.WriteFile(path, r.Summary, 0o644); err != nil {
 			return nil, fmt.Errorf("write %s: %w", path, err)
 		}
-		cfg, err := artifacts.ReadRunConfig(dir)
-		if err != nil {
+		var err error
+		if inputs, err = addMergeInput(inputs, dir); err != nil {
 			return nil, err
 		}
-		in := mergeInput{dir: dir, cfg: cfg}
-		if len(inputs) > 0 {
-			if err := sameLoad(inputs[0], in); err != nil {
-				return nil, err
-			}
-		}
-		inputs = append(inputs, in)
 	}
-	reg, mc, err := openMergeCatalog(stderr, inputs[0].dir)
+	reg, mc, err := openMergeCatalog(stderr, inputs[0])
 	if err != nil {
 		return nil, err
 	}

@@ -81,7 +81,7 @@ func (s splitRun) reports(t *testing.T, exact bool) []sdk.ShardReport {
 	t.Helper()
 	var out []sdk.ShardReport
 	for i, dir := range s.dirs {
-		b, err := shardresult.FromRunDir(dir, i, len(s.dirs), "plan-abc", exact)
+		b, err := shardPayload(dir, i, len(s.dirs), "plan-abc", exact)
 		if err != nil {
 			t.Fatalf("FromRunDir(%s): %v", dir, err)
 		}
@@ -290,7 +290,7 @@ func TestMergeShardResultsExactAndPartial(t *testing.T) {
 	}
 	// Results of different plans are refused.
 	bad := s.reports(t, false)
-	b, _ := shardresult.FromRunDir(s.dirs[1], 1, 4, "another-plan", false)
+	b, _ := shardPayload(s.dirs[1], 1, 4, "another-plan", false)
 	bad[1].Result = b
 	if _, err := mergeShardReports(context.Background(), &stdout, &stderr, bad, t.TempDir(), false); err == nil || !strings.Contains(err.Error(), "different plans") {
 		t.Errorf("merging shards of two plans: err = %v", err)
@@ -305,7 +305,7 @@ func TestMergeShardResultsExactAndPartial(t *testing.T) {
 // directory process-export-files reads.
 func TestShardResultRoundTrip(t *testing.T) {
 	s := newSplitRun(t)
-	b, err := shardresult.FromRunDir(s.dirs[0], 0, 4, "plan-abc", true)
+	b, err := shardPayload(s.dirs[0], 0, 4, "plan-abc", true)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -341,7 +341,7 @@ func TestShardResultRoundTrip(t *testing.T) {
 		t.Errorf("process-export-files of a written run dir: %v", err)
 	}
 	// Without records WriteRunDir says why.
-	b, _ = shardresult.FromRunDir(s.dirs[0], 0, 4, "plan-abc", false)
+	b, _ = shardPayload(s.dirs[0], 0, 4, "plan-abc", false)
 	r, _ = shardresult.Decode(b)
 	if err := r.WriteRunDir(t.TempDir()); err == nil || !strings.Contains(err.Error(), "--exact") {
 		t.Errorf("WriteRunDir without records: %v", err)

@@ -81,7 +81,7 @@ func mergeRunDirs(ctx context.Context, stdout, stderr io.Writer, dirs []string, 
 	if err != nil {
 		return nil, err
 	}
-	reg, mc, err := openMergeCatalog(stderr, inputs[0].dir)
+	reg, mc, err := openMergeCatalog(stderr, inputs[0])
 	if err != nil {
 		return nil, err
 	}
@@ -141,12 +141,12 @@ type runCatalog struct {
 // goodput come out as the run's.
 // openMergeCatalog loads the registry a merge exports through and the
 // catalog of the run in dir; the caller closes the registry.
-func openMergeCatalog(stderr io.Writer, dir string) (*registry.Registry, runCatalog, error) {
+func openMergeCatalog(stderr io.Writer, in mergeInput) (*registry.Registry, runCatalog, error) {
 	reg, err := plotRegistry(stderr, nil)
 	if err != nil {
 		return nil, runCatalog{}, err
 	}
-	mc, err := mergeCatalog(reg, dir)
+	mc, err := mergeCatalog(reg, in)
 	if err != nil {
 		closeRegistry(stderr, reg)
 		return nil, runCatalog{}, err
@@ -154,15 +154,9 @@ func openMergeCatalog(stderr io.Writer, dir string) (*registry.Registry, runCata
 	return reg, mc, nil
 }
 
-func mergeCatalog(reg *registry.Registry, dir string) (runCatalog, error) {
-	path := filepath.Join(dir, artifacts.SummaryFile)
-	cfg, err := artifacts.ReadRunConfig(dir)
-	if err != nil {
-		return runCatalog{}, err
-	}
-	if cfg.EndpointType == "" {
-		return runCatalog{}, fmt.Errorf("%s: input_config names no endpoint type", path)
-	}
+func mergeCatalog(reg *registry.Registry, in mergeInput) (runCatalog, error) {
+	path := filepath.Join(in.dir, artifacts.SummaryFile)
+	cfg := in.cfg
 	x, err := reg.Instantiate(sdk.CategoryEndpoint, cfg.EndpointType)
 	if err != nil {
 		return runCatalog{}, fmt.Errorf("%s: endpoint type %q: %w", path, cfg.EndpointType, err)
@@ -203,22 +197,38 @@ func checkMergeInputs(dirs []string, out string) ([]mergeInput, error) {
 		if abs, err := filepath.Abs(dir); err == nil && abs == outAbs {
 			return nil, fmt.Errorf("--artifact-dir %s is one of the inputs: the merge would overwrite %s while reading it", out, artifacts.RecordsFile)
 		}
-		cfg, err := artifacts.ReadRunConfig(dir)
-		if err != nil {
+		if inputs, err = addMergeInput(inputs, dir); err != nil {
 			return nil, err
 		}
-		if cfg.EndpointType == "" {
-			return nil, fmt.Errorf("%s: input_config names no endpoint type", filepath.Join(dir, artifacts.SummaryFile))
-		}
-		in := mergeInput{dir: dir, cfg: cfg}
-		if len(inputs) > 0 {
-			if err := sameLoad(inputs[0], in); err != nil {
-				return nil, err
-			}
-		}
-		inputs = append(inputs, in)
 	}
 	return inputs, nil
+}
+
+// readMergeInput reads the run config of the run in dir (its summary).
+func readMergeInput(dir string) (mergeInput, error) {
+	cfg, err := artifacts.ReadRunConfig(dir)
+	if err != nil {
+		return mergeInput{}, err
+	}
+	if cfg.EndpointType == "" {
+		return mergeInput{}, fmt.Errorf("%s: input_config names no endpoint type", filepath.Join(dir, artifacts.SummaryFile))
+	}
+	return mergeInput{dir: dir, cfg: cfg}, nil
+}
+
+// addMergeInput appends the run in dir to inputs, refusing a run that
+// cannot be one load with the first.
+func addMergeInput(inputs []mergeInput, dir string) ([]mergeInput, error) {
+	in, err := readMergeInput(dir)
+	if err != nil {
+		return inputs, err
+	}
+	if len(inputs) > 0 {
+		if err := sameLoad(inputs[0], in); err != nil {
+			return inputs, err
+		}
+	}
+	return append(inputs, in), nil
 }
 
 // sameLoad refuses to merge runs that cannot be one load: another endpoint

@@ -160,7 +160,7 @@ func emitShardResult(stdout io.Writer, settings *app.Settings, out *app.Outcome,
 		}
 		return runErr
 	}
-	payload, err := shardresult.FromRunDir(settings.ArtifactDir, sh.Index, sh.Count, out.PlanHash, exact)
+	payload, err := shardPayload(settings.ArtifactDir, sh.Index, sh.Count, out.PlanHash, exact)
 	if err != nil {
 		term.Reason = "build the shard result: " + err.Error()
 		return errors.New(term.Reason)

@@ -169,6 +169,13 @@ func (r *Runner) Run(ctx context.Context) (*Outcome, error) {
 		s.BeforeSend()
 	}
 
+	if s.Shard.Count > 1 {
+		// Everything is built and prepared: the shards start together.
+		r.planHash = planHash(s.InputConfig, s.Seed, reqs)
+		if err := r.awaitShards(ctx, r.planHash); err != nil {
+			return nil, err
+		}
+	}
 	sinks, err := r.openSinks(ec)
 	if err != nil {
 		return nil, err
@@ -198,17 +205,6 @@ func (r *Runner) Run(ctx context.Context) (*Outcome, error) {
 		Exclude: engine.GraceCut,
 	})
 
-	if s.Shard.Count > 1 {
-		// Everything is built and prepared: the shards start together.
-		r.planHash = planHash(s.InputConfig, s.Seed, reqs)
-		if err := r.awaitShards(ctx, r.planHash); err != nil {
-			_ = pipe.Close()
-			for _, sink := range sinks {
-				_ = sink.Close()
-			}
-			return nil, err
-		}
-	}
 	r.UI.Start(ctx, progress)
 	if t, ok := r.UI.(sdk.TerminalUI); ok && t.OwnsTerminal() && r.LogGate != nil {
 		r.LogGate.Hold()

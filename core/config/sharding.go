@@ -133,6 +133,7 @@ var launcherKeys = map[string]bool{
 // that names a manager does not make a shard launch shards itself.
 func ShardArgs(args []string, seed int64) []string {
 	out := make([]string, 0, len(args)+6)
+	hasSeed := false
 	for i := 0; i < len(args); i++ {
 		a := args[i]
 		if a == "profile" && i == 0 {
@@ -145,18 +146,13 @@ func ShardArgs(args []string, seed int64) []string {
 		name, _, hasValue := strings.Cut(a[2:], "=")
 		o := optionByName[name]
 		if o == nil || !launcherKeys[o.key] {
+			hasSeed = hasSeed || (o != nil && o.key == keyRandomSeed)
 			out = append(out, a)
 			continue
 		}
 		// Skip the option and, when it takes one, its separate value.
 		if !hasValue && o.kind != kindBool && o.kind != kindCount && i+1 < len(args) && !strings.HasPrefix(args[i+1], "--") {
 			i++
-		}
-	}
-	hasSeed := false
-	for _, a := range out {
-		if a == "--random-seed" || strings.HasPrefix(a, "--random-seed=") {
-			hasSeed = true
 		}
 	}
 	if !hasSeed {

@@ -70,8 +70,7 @@ func FoldFile(acc *metrics.Accumulator, cat *metrics.Catalog, path string, w io.
 			return err
 		}
 		md := &l.Metadata
-		span.Start = min(span.Start, md.RequestStartNs)
-		span.End = max(span.End, md.RequestEndNs, md.RequestStartNs)
+		span.Widen(Span{Start: md.RequestStartNs, End: max(md.RequestEndNs, md.RequestStartNs)})
 		acc.Add(rm)
 		n++
 		return nil

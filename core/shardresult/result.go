@@ -40,17 +40,13 @@ type Result struct {
 	RecordsJSONL []byte `json:"records_jsonl,omitempty"`
 }
 
-// RunCatalog builds the metric catalog and run info of the run whose
-// artifacts are in dir, as the run built them. The CLI sets it: the catalog's metrics
-// come from its plugin registry, which this package cannot see.
-var RunCatalog func(dir string) (*metrics.Catalog, sdk.RunInfo, error)
-
 // FromRunDir builds shard shardIndex's result payload from its artifact
-// directory after its run, reading its records as an exact merge does.
-// exact keeps the raw records in the payload too.
-func FromRunDir(dir string, shardIndex, shardCount int, planHash string, exact bool) ([]byte, error) {
-	if RunCatalog == nil {
-		return nil, errors.New("shard result: no metric catalog (shardresult.RunCatalog is unset)")
+// directory after its run, folding its records into an accumulator of cat
+// and info (the run's own metric catalog) as an exact merge does. exact
+// keeps the raw records in the payload too.
+func FromRunDir(dir string, cat *metrics.Catalog, info sdk.RunInfo, shardIndex, shardCount int, planHash string, exact bool) ([]byte, error) {
+	if cat == nil {
+		return nil, errors.New("shard result: no metric catalog")
 	}
 	if err := artifacts.CheckRunDir(dir); err != nil {
 		return nil, err
@@ -61,10 +57,6 @@ func FromRunDir(dir string, shardIndex, shardCount int, planHash string, exact b
 		return nil, fmt.Errorf("read %s: %w", sumPath, err)
 	}
 	cancelled, err := SummaryCancelled(summary, sumPath)
-	if err != nil {
-		return nil, err
-	}
-	cat, info, err := RunCatalog(dir)
 	if err != nil {
 		return nil, err
 	}

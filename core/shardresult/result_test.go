@@ -76,15 +76,11 @@ func TestWriteRunDir(t *testing.T) {
 }
 
 func TestFromRunDirErrors(t *testing.T) {
-	saved := RunCatalog
-	defer func() { RunCatalog = saved }()
-	RunCatalog = nil
-	if _, err := FromRunDir(t.TempDir(), 0, 1, "", false); err == nil || !strings.Contains(err.Error(), "RunCatalog") {
+	if _, err := FromRunDir(t.TempDir(), nil, sdk.RunInfo{}, 0, 1, "", false); err == nil || !strings.Contains(err.Error(), "catalog") {
 		t.Errorf("FromRunDir without a catalog: %v", err)
 	}
-	RunCatalog = func(string) (*metrics.Catalog, sdk.RunInfo, error) { return nil, sdk.RunInfo{}, nil }
 	empty := t.TempDir()
-	if _, err := FromRunDir(empty, 0, 1, "", false); err == nil || !strings.Contains(err.Error(), empty) {
+	if _, err := FromRunDir(empty, &metrics.Catalog{}, sdk.RunInfo{}, 0, 1, "", false); err == nil || !strings.Contains(err.Error(), empty) {
 		t.Errorf("FromRunDir of an empty directory: %v", err)
 	}
 }
