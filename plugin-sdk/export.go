@@ -78,11 +78,18 @@ type ShardingInfo struct {
 	Failed    []ShardFailure `json:"failed"`
 	// Partial: some shard failed, so the results hold the others' only.
 	Partial bool `json:"partial"`
-	// Percentiles is "exact" (recomputed from every record) or "ddsketch"
-	// (merged sketches, within RelativeAccuracy of the exact values).
+	// Percentiles is PercentilesExact or PercentilesDDSketch.
 	Percentiles      string  `json:"percentiles"`
 	RelativeAccuracy float64 `json:"relative_accuracy,omitempty"`
 }
+
+// How a sharded run's percentiles were merged: recomputed from every
+// record, or read from the merged sketches, within RelativeAccuracy of the
+// exact values.
+const (
+	PercentilesExact    = "exact"
+	PercentilesDDSketch = "ddsketch"
+)
 
 // ShardFailure is a shard that did not complete, and why.
 type ShardFailure struct {

@@ -41,13 +41,6 @@ func shardPayload(dir string, index, count int, planHash string, exact bool) ([]
 	return shardresult.FromRunDir(dir, mc.cat, mc.info, index, count, planHash, exact)
 }
 
-// Merge methods: every record folded (exact) or the shards' digests merged
-// (percentiles from DDSketches).
-const (
-	mergeExact    = "exact"
-	mergeDDSketch = "ddsketch"
-)
-
 // shardMerge says how the shards of a sharded run were merged.
 type shardMerge struct {
 	Shards, Completed int
@@ -116,7 +109,7 @@ func mergeShardReports(ctx context.Context, stdout, stderr io.Writer, reports []
 	sharding := func(method string) *sdk.ShardingInfo {
 		m.Method = method
 		sh := &sdk.ShardingInfo{Shards: m.Shards, Completed: m.Completed, Failed: m.Failed, Partial: m.Partial, Percentiles: method}
-		if method == mergeDDSketch {
+		if method == sdk.PercentilesDDSketch {
 			sh.RelativeAccuracy = relativeAccuracy(results)
 		}
 		return sh
@@ -133,7 +126,7 @@ func mergeShardReports(ctx context.Context, stdout, stderr io.Writer, reports []
 				}
 			}
 		}
-		res, err := mergeRunDirs(ctx, stdout, stderr, dirs, out, cmdline, sharding(mergeExact))
+		res, err := mergeRunDirs(ctx, stdout, stderr, dirs, out, cmdline, sharding(sdk.PercentilesExact))
 		m.Results = res
 		return m, err
 	}
@@ -150,7 +143,7 @@ func mergeShardReports(ctx context.Context, stdout, stderr io.Writer, reports []
 			return m, fmt.Errorf("shard %d: %w", r.Index, err)
 		}
 	}
-	res, err := mergeDigests(ctx, stdout, stderr, results, out, cmdline, sharding(mergeDDSketch))
+	res, err := mergeDigests(ctx, stdout, stderr, results, out, cmdline, sharding(sdk.PercentilesDDSketch))
 	m.Results = res
 	return m, err
 }

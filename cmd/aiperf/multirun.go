@@ -137,7 +137,7 @@ func runProfileRuns(ctx context.Context, cmd *cobra.Command, reg *registry.Regis
 			if !r.Success() {
 				continue
 			}
-			if perr := generatePlots(cmd.Context(), stdout, settings[i].ArtifactDir, "", "png", "light", true, cfg.Plugins...); perr != nil {
+			if perr := generatedPlots(cmd.Context(), stdout, settings[i].ArtifactDir, cfg.Plugins); perr != nil {
 				fmt.Fprintln(stderr, "Error: --generate-plots:", perr)
 				return exitError{code: app.ExitFailed}
 			}

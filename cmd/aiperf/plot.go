@@ -211,6 +211,13 @@ func closeRegistry(stderr io.Writer, reg *registry.Registry) {
 	}
 }
 
+// generatedPlots is --generate-plots (GenAI-Perf's): what `aiperf plot
+// --dashboard` gives for the run in runDir, PNGs in the light theme and
+// the HTML report.
+func generatedPlots(ctx context.Context, w io.Writer, runDir string, manifests []string) error {
+	return generatePlots(ctx, w, runDir, "", "png", "light", true, manifests...)
+}
+
 // generatePlots draws one run's plots (and summary.txt) into outDir
 // (<runDir>/plots when empty) and, with html, its report.html, without
 // serving anything: what `aiperf profile --generate-plots` calls at the end

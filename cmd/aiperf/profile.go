@@ -81,7 +81,7 @@ func runProfile(cmd *cobra.Command, rawArgs []string) error {
 	out, err := app.Profile(ctx, reg, settings, cmd.OutOrStdout(), stderr)
 	if settings.Shard.EmitResult {
 		// A shard in a pod: its result goes out through its log.
-		if eerr := emitShardResult(cmd.OutOrStdout(), settings, out, err, cfg.Exact); eerr != nil && out != nil {
+		if eerr := emitShardResult(cmd.OutOrStdout(), settings, out, err, cfg.Exact); eerr != nil {
 			fmt.Fprintln(stderr, "Error:", eerr)
 			return exitError{code: app.ExitFailed}
 		}
@@ -112,7 +112,7 @@ func runProfile(cmd *cobra.Command, rawArgs []string) error {
 	// drawn from the artifacts just written (also after Ctrl-C: they hold
 	// what was measured).
 	if cfg.GeneratePlots {
-		if perr := generatePlots(cmd.Context(), cmd.OutOrStdout(), settings.ArtifactDir, "", "png", "light", true, cfg.Plugins...); perr != nil {
+		if perr := generatedPlots(cmd.Context(), cmd.OutOrStdout(), settings.ArtifactDir, cfg.Plugins); perr != nil {
 			fmt.Fprintln(stderr, "Error: --generate-plots:", perr)
 			if out.ExitCode == app.ExitOK {
 				return exitError{code: app.ExitFailed}

@@ -64,16 +64,6 @@ func runShardedProfile(ctx context.Context, cmd *cobra.Command, reg *registry.Re
 			return exitError{code: app.ExitFailed}
 		}
 	}
-	completed := 0
-	for _, r := range reports {
-		if r.OK {
-			completed++
-		}
-	}
-	if completed == 0 {
-		fmt.Fprintf(stderr, "Error: none of the %d shards completed; nothing to merge\n", len(reports))
-		return exitError{code: app.ExitFailed}
-	}
 	merged, err := mergeShardReports(ctx, stdout, stderr, reports, settings.ArtifactDir, sh.Exact)
 	if err != nil {
 		fmt.Fprintln(stderr, "Error: merge the shards:", err)
@@ -89,15 +79,15 @@ func runShardedProfile(ctx context.Context, cmd *cobra.Command, reg *registry.Re
 		fmt.Fprintln(stderr, why)
 	}
 	if cfg.GeneratePlots && code != app.ExitFailedRequests && code != app.ExitInvalidRun {
-		if perr := generatePlots(cmd.Context(), stdout, settings.ArtifactDir, "", "png", "light", true, cfg.Plugins...); perr != nil {
+		if perr := generatedPlots(cmd.Context(), stdout, settings.ArtifactDir, cfg.Plugins); perr != nil {
 			fmt.Fprintln(stderr, "Error: --generate-plots:", perr)
 			if code == app.ExitOK {
 				code = app.ExitFailed
 			}
 		}
 	}
-	if completed < len(reports) {
-		fmt.Fprintf(stderr, "PARTIAL: %d of %d shards completed; the merged result holds theirs only\n", completed, len(reports))
+	if merged.Partial {
+		fmt.Fprintf(stderr, "PARTIAL: %d of %d shards completed; the merged result holds theirs only\n", merged.Completed, merged.Shards)
 		if !sh.AllowPartial && code == app.ExitOK {
 			code = app.ExitPartial
 		}
@@ -142,8 +132,10 @@ func terminationLogPath() string {
 
 // emitShardResult ends a shard run with --shard-emit-result: its result
 // as framed lines on stdout (the pod log the CLI reads) and its status
-// with the result's checksum in the termination message. It returns the
-// error to exit with (nil when the shard's own exit status stands).
+// with the result's checksum in the termination message (a run that
+// measured nothing, out nil, gets its error there). It returns an error
+// only when the result could not be emitted; otherwise the shard's own
+// exit status stands.
 func emitShardResult(stdout io.Writer, settings *app.Settings, out *app.Outcome, runErr error, exact bool) error {
 	sh := settings.Shard
 	term := shardresult.Termination{Status: "failed", ExitCode: app.ExitFailed}
@@ -158,7 +150,7 @@ func emitShardResult(stdout io.Writer, settings *app.Settings, out *app.Outcome,
 		if errors.As(runErr, &ece) {
 			term.ExitCode = ece.Code
 		}
-		return runErr
+		return nil
 	}
 	payload, err := shardPayload(settings.ArtifactDir, sh.Index, sh.Count, out.PlanHash, exact)
 	if err != nil {

@@ -258,7 +258,7 @@ func (a *Accumulator) Partial(alpha float64) (*Partial, error) {
 		}
 		p.ExtraOrder = append([]string(nil), a.extraOrder...)
 	}
-	return p, a.Err()
+	return p, nil
 }
 
 // Merge folds o into p: counts add, timestamps take the extremes, error
@@ -303,8 +303,7 @@ func (p *Partial) Merge(o *Partial) error {
 			return nil
 		}
 		cp := *d
-		sk := d.sk.Copy()
-		cp.sk = sk
+		cp.sk = d.sk.Copy()
 		dst[tag] = &cp
 		return nil
 	}
@@ -339,8 +338,7 @@ func SummarizePartial(cat *Catalog, info sdk.RunInfo, p *Partial, win0, win1 int
 		return nil, fmt.Errorf("metrics: partial has %d family counters, this build %d", len(p.Counters), numFamilyCounters)
 	}
 	res := &sdk.Results{CompletedRecords: int(p.Records)}
-	a := Accumulator{errs: p.Errors}
-	res.ErrorSummary = a.errorSummary()
+	res.ErrorSummary = errorSummary(p.Errors)
 	if p.FirstStartNs <= p.LastEndNs {
 		res.StartTime, res.EndTime = time.Unix(0, p.FirstStartNs), time.Unix(0, p.LastEndNs)
 	}
@@ -387,14 +385,9 @@ func SummarizePartial(cat *Catalog, info sdk.RunInfo, p *Partial, win0, win1 int
 func (rs *resultSet) addDigest(e *entry, d *Digest) {
 	rs.metrics = append(rs.metrics, recordResult(e, d.Stats()))
 	if rs.failed > 0 && e.Flags.Has(sdk.FlagPercentileIncludesFailedRequests) {
-		rs.adj = append(rs.adj, adjusted{order: e.order, res: adjustedDigest(e, d, rs.failed)})
+		// Its nearest ranks read from the digest.
+		rs.adj = append(rs.adj, adjusted{order: e.order, res: adjustedRanks(e, d.Count, d.at, rs.failed)})
 	}
-}
-
-// adjustedDigest is adjustedResult with the successful values' ranks read
-// from the digest.
-func adjustedDigest(e *entry, d *Digest, failed int64) sdk.MetricResult {
-	return adjustedRanks(e, d.Count, d.at, failed)
 }
 
 // IsSweep reports whether tag is a sweep metric: a time-weighted statistic

@@ -21,7 +21,7 @@ import (
 // left for the caller, which knows how the run ended.
 func (a *Accumulator) Summarize() *sdk.Results {
 	res := &sdk.Results{
-		ErrorSummary:     a.errorSummary(),
+		ErrorSummary:     errorSummary(a.errs),
 		CompletedRecords: int(a.records.Load()),
 	}
 	if a.firstStartNs <= a.lastEndNs {
@@ -298,8 +298,8 @@ func scalarResult(e *entry, base float64) sdk.MetricResult {
 
 // errorSummary lists error groups by count, most frequent first; ties keep
 // first-seen order.
-func (a *Accumulator) errorSummary() []sdk.ErrorCount {
-	out := slices.Clone(a.errs)
+func errorSummary(errs []sdk.ErrorCount) []sdk.ErrorCount {
+	out := slices.Clone(errs)
 	slices.SortStableFunc(out, func(x, y sdk.ErrorCount) int { return cmp.Compare(y.Count, x.Count) })
 	return out
 }

@@ -104,7 +104,7 @@ func ShardingLine(sh *sdk.ShardingInfo) string {
 	} else {
 		fmt.Fprintf(&b, "Merged %d of %d shards", sh.Completed, sh.Shards)
 	}
-	if sh.Percentiles == "ddsketch" {
+	if sh.Percentiles == sdk.PercentilesDDSketch {
 		fmt.Fprintf(&b, "; ≈ percentiles (p1-p99) from merged DDSketches, within %g%% relative; count, avg, min, max, std exact", 100*sh.RelativeAccuracy)
 	} else {
 		b.WriteString("; every statistic exact")
