@@ -85,6 +85,12 @@ func ShardDir(artifactDir string, i int) string {
 	return filepath.Join(artifactDir, "shards", "shard-"+strconv.Itoa(i))
 }
 
+// ShardLog is where the launcher keeps shard i's log (its output, or its
+// pod's log): <artifactDir>/shards/shard-<i>.log, beside ShardDir.
+func ShardLog(artifactDir string, i int) string {
+	return ShardDir(artifactDir, i) + ".log"
+}
+
 // Exit statuses a shard ends with when the whole sharded run must stop at
 // once (a Kubernetes podFailurePolicy fails the Job on them): the shards do
 // not share one plan, or not all of them reached the start barrier in time.

@@ -14,6 +14,23 @@ const Redacted = redact.Marker
 // likely to carry a credential.
 func isSensitiveName(name string) bool { return redact.Name(name) }
 
+// HeaderItemHasSecret reports whether one -H / --header item ("Name:Value",
+// several comma-separated pairs, or a JSON object) names a credential
+// header (redact.Header); an item that does not parse counts when any of
+// its words is a credential name.
+func HeaderItemHasSecret(item string) bool {
+	pairs, err := parsePairs(item, headerValue)
+	if err != nil {
+		return containsSensitive(item)
+	}
+	for _, p := range pairs {
+		if redact.Header(p.key) {
+			return true
+		}
+	}
+	return false
+}
+
 // redactURL hides userinfo and credential query parameters in a URL.
 func redactURL(u string) string { return redact.URL(u) }
 

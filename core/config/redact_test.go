@@ -64,3 +64,23 @@ func TestCLICommandScrubsKnownSecretsAnywhere(t *testing.T) {
 		t.Errorf("secret leaked: %s", got)
 	}
 }
+
+// HeaderItemHasSecret decides which -H items a Kubernetes shard gets from
+// a Secret rather than its command line.
+func TestHeaderItemHasSecret(t *testing.T) {
+	for item, want := range map[string]bool{
+		"Authorization: Bearer x":           true,
+		"X-Model: m":                        false,
+		"Accept-Language:en-US,en":          false,
+		"X-A:1,Ocp-Apim-Subscription-Key:k": true,
+		`{"X-A":"1","x-auth-token":"t"}`:    true,
+		`{"X-A":"1"}`:                       false,
+		"x-session-token: s":                true,
+		"no colon but an api_key inside":    true,
+		"no colon and nothing else":         false,
+	} {
+		if got := HeaderItemHasSecret(item); got != want {
+			t.Errorf("HeaderItemHasSecret(%q) = %v, want %v", item, got, want)
+		}
+	}
+}

@@ -205,3 +205,9 @@ func ParseTermination(b []byte) (Termination, error) {
 	}
 	return t, nil
 }
+
+// IsFrameLine reports whether a log line is one of the result's frames.
+func IsFrameLine(line string) bool {
+	line = strings.TrimSpace(line)
+	return strings.HasPrefix(line, framePrefix) || strings.HasPrefix(line, endPrefix)
+}

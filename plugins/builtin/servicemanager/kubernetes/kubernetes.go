@@ -179,11 +179,10 @@ func (m *Manager) RunShards(ctx context.Context, job sdk.ShardJob) ([]sdk.ShardR
 		return nil, err
 	}
 	reports, err := r.wait(ctx)
+	r.cleanup()
 	if ctx.Err() != nil {
-		r.cleanup()
 		return reports, fmt.Errorf("kubernetes service manager: interrupted: %w", ctx.Err())
 	}
-	r.cleanup()
 	return reports, err
 }
 

@@ -6,6 +6,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/aiperf-go/aiperf/core/config"
 	"github.com/aiperf-go/aiperf/core/shardbarrier"
 	sdk "github.com/aiperf-go/aiperf/plugin-sdk"
 	batchv1 "k8s.io/api/batch/v1"
@@ -195,21 +196,6 @@ func parseResources(s string) (corev1.ResourceList, error) {
 	return out, nil
 }
 
-// sensitiveHeaders are header names (lower case) whose values are
-// credentials. A -H value that names one anywhere goes to the Secret whole
-// (it may be a JSON object or several comma-separated pairs).
-var sensitiveHeaders = []string{"authorization", "api-key", "api_key", "apikey", "token", "cookie", "secret"}
-
-func isSensitiveHeader(v string) bool {
-	l := strings.ToLower(v)
-	for _, s := range sensitiveHeaders {
-		if strings.Contains(l, s) {
-			return true
-		}
-	}
-	return false
-}
-
 // splitSecrets takes the credentials out of a shard command line: the
 // --api-key value becomes the AIPERF_API_KEY environment variable (the
 // config reads AIPERF_<KEY>), a credential header becomes "--header
@@ -237,7 +223,7 @@ func splitSecrets(args []string, env func(string) string) ([]string, map[string]
 			continue
 		}
 		val, has, consumed := headerValue(args, i)
-		if has && isSensitiveHeader(val) {
+		if has && config.HeaderItemHasSecret(val) {
 			key := fmt.Sprintf(headerSecretF, nextHeader)
 			name := headerEnvPfx + strconv.Itoa(nextHeader)
 			nextHeader++

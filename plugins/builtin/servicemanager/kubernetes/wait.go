@@ -351,7 +351,7 @@ func (r *run) readLog(ctx context.Context, i int, pod *corev1.Pod) ([]byte, erro
 		return nil, err
 	}
 	if r.job.ArtifactDir != "" {
-		path := filepath.Join(r.job.ArtifactDir, "shards", fmt.Sprintf("shard-%d.log", i))
+		path := sdk.ShardLog(r.job.ArtifactDir, i)
 		err := os.MkdirAll(filepath.Dir(path), 0o755)
 		if err == nil {
 			err = os.WriteFile(path, b, 0o644)
@@ -368,7 +368,7 @@ func (r *run) readLog(ctx context.Context, i int, pod *corev1.Pod) ([]byte, erro
 func tail(log []byte) string {
 	lines := strings.Split(strings.TrimSpace(string(log)), "\n")
 	for k := len(lines) - 1; k >= 0; k-- {
-		if l := strings.TrimSpace(lines[k]); l != "" && !strings.Contains(l, "AIPERF-RESULT") {
+		if l := strings.TrimSpace(lines[k]); l != "" && !shardresult.IsFrameLine(l) {
 			return ": " + l
 		}
 	}

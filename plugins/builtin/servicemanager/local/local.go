@@ -6,7 +6,7 @@
 package local
 
 import (
-	"bufio"
+	"bytes"
 	"context"
 	"errors"
 	"fmt"
@@ -14,7 +14,6 @@ import (
 	"net"
 	"os"
 	"os/exec"
-	"path/filepath"
 	"strconv"
 	"strings"
 	"sync"
@@ -86,7 +85,7 @@ func (m *Manager) RunShards(ctx context.Context, job sdk.ShardJob) ([]sdk.ShardR
 		if job.BarrierTimeout > 0 {
 			args = append(args, "--shard-barrier-timeout", strconv.FormatFloat(job.BarrierTimeout.Seconds(), 'f', -1, 64))
 		}
-		logPath := filepath.Join(filepath.Dir(dir), fmt.Sprintf("shard-%d.log", i))
+		logPath := sdk.ShardLog(job.ArtifactDir, i)
 		wg.Add(1)
 		go func(i int) {
 			defer wg.Done()
@@ -157,36 +156,31 @@ func freeLoopbackAddr() (string, error) {
 }
 
 // lastLine keeps the last non-empty line written to it: a failed shard's
-// reason.
+// reason. An unfinished line is kept up to maxPartial bytes (its end).
 type lastLine struct {
 	mu      sync.Mutex
 	partial []byte
 	last    string
 }
 
+const maxPartial = 4096
+
 func (l *lastLine) Write(p []byte) (int, error) {
-	if len(p) == 0 {
-		return 0, nil
-	}
 	l.mu.Lock()
 	defer l.mu.Unlock()
 	l.partial = append(l.partial, p...)
-	sc := bufio.NewScanner(strings.NewReader(string(l.partial)))
-	complete := l.partial[len(l.partial)-1] == '\n'
-	var lines []string
-	for sc.Scan() {
-		lines = append(lines, sc.Text())
-	}
-	if !complete && len(lines) > 0 {
-		l.partial = []byte(lines[len(lines)-1])
-		lines = lines[:len(lines)-1]
-	} else {
-		l.partial = l.partial[:0]
-	}
-	for _, s := range lines {
-		if s = strings.TrimSpace(s); s != "" {
+	for {
+		i := bytes.IndexByte(l.partial, '\n')
+		if i < 0 {
+			break
+		}
+		if s := strings.TrimSpace(string(l.partial[:i])); s != "" {
 			l.last = s
 		}
+		l.partial = l.partial[i+1:]
+	}
+	if n := len(l.partial); n > maxPartial {
+		l.partial = append([]byte(nil), l.partial[n-maxPartial:]...)
 	}
 	return len(p), nil
 }

@@ -13,7 +13,8 @@ import (
 
 // shardScript is a stand-in for the aiperf executable: a real child
 // process that records its arguments and ends as SHARD_<index> says
-// ("exit N", "fail" with a message on stderr, or "wait": until interrupted,
+// ("exit N", "fail" with a message on stderr, "mismatch": exit 6 once
+// shards 0 and 2 wait, or "wait": until interrupted,
 // then exit 130 as aiperf does, or 0 after a minute; it says when it is
 // ready for the interrupt with a ready-<index> file).
 const shardScript = `#!/bin/sh
@@ -24,6 +25,7 @@ eval "what=\$SHARD_$idx"
 case "$what" in
   wait) sleep 60 & trap 'kill $!; exit 130' INT; : > "$ARGS_DIR/ready-$idx"; wait; exit 0 ;;
   fail) echo "first line" >&2; echo "Error: the shard broke" >&2; exit 1 ;;
+  mismatch) while [ ! -e "$ARGS_DIR/ready-0" ] || [ ! -e "$ARGS_DIR/ready-2" ]; do sleep 0.01; done; exit 6 ;;
   *) exit "$what" ;;
 esac
 `
@@ -89,7 +91,7 @@ func TestRunShardsReportsEveryShard(t *testing.T) {
 // A shard whose plan differs from the others' stops the run: the waiting
 // shards are interrupted rather than left to time out at the barrier.
 func TestRunShardsStopsTheOthersOnAPlanMismatch(t *testing.T) {
-	exe, _ := fakeAiperf(t, "wait", "6", "wait")
+	exe, _ := fakeAiperf(t, "wait", "mismatch", "wait")
 	reports, err := New().RunShards(context.Background(), sdk.ShardJob{Shards: 3, ArtifactDir: t.TempDir(), Executable: exe})
 	if err == nil || !strings.Contains(err.Error(), "shard 1") {
 		t.Fatalf("err = %v, want the run stopped by shard 1", err)
