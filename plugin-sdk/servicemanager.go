@@ -27,12 +27,6 @@ type ServiceManager interface {
 	RunShards(ctx context.Context, job ShardJob) ([]ShardReport, error)
 }
 
-// InProcess is implemented by the service manager whose profile runs in the
-// CLI's own process (inprocess): the CLI never calls its RunShards.
-type InProcess interface {
-	InProcess()
-}
-
 // ShardJob is what a service manager needs to start the shards.
 type ShardJob struct {
 	// Shards is the number of shards, N >= 1.

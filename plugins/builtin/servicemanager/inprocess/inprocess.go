@@ -15,18 +15,13 @@ const Name = "inprocess"
 // Manager runs nothing itself: the CLI profiles in its own process.
 type Manager struct{}
 
-var (
-	_ sdk.ServiceManager = (*Manager)(nil)
-	_ sdk.InProcess      = (*Manager)(nil)
-)
+var _ sdk.ServiceManager = (*Manager)(nil)
 
 // New returns the manager.
 func New() *Manager { return &Manager{} }
 
-// InProcess marks the manager whose runs happen in the CLI's process.
-func (*Manager) InProcess() {}
-
-// RunShards is never called for this manager (sdk.InProcess).
+// RunShards is never called for this manager: the CLI profiles in its own
+// process unless --service-manager names another (config.Sharding.Launches).
 func (*Manager) RunShards(context.Context, sdk.ShardJob) ([]sdk.ShardReport, error) {
 	return nil, errors.New("the inprocess service manager runs the profile in this process; it starts no shards (use --service-manager local or kubernetes)")
 }
