@@ -41,12 +41,15 @@ func planHash(inputConfig map[string]any, seed int64, reqs []engine.PreparedRequ
 	var n [8]byte
 	binary.LittleEndian.PutUint64(n[:], uint64(seed))
 	h.Write(n[:])
-	for i := range reqs {
-		r := &reqs[i]
-		binary.LittleEndian.PutUint64(n[:], uint64(len(r.Payload)))
-		h.Write([]byte(r.ConversationID))
+	// Each field length-prefixed, so no two plans hash the same bytes.
+	field := func(b []byte) {
+		binary.LittleEndian.PutUint64(n[:], uint64(len(b)))
 		h.Write(n[:])
-		h.Write(r.Payload)
+		h.Write(b)
+	}
+	for i := range reqs {
+		field([]byte(reqs[i].ConversationID))
+		field(reqs[i].Payload)
 	}
 	return "sha256:" + hex.EncodeToString(h.Sum(nil))
 }
