@@ -2,7 +2,7 @@ package grpcloader
 
 import (
 	"context"
-	"github.com/aiperf-go/aiperf/registry/internal/lines"
+	"github.com/aiperf-go/aiperf/internal/lines"
 	"io"
 	"log"
 	"log/slog"

@@ -4,7 +4,7 @@ import (
 	"context"
 	"log/slog"
 
-	"github.com/aiperf-go/aiperf/registry/internal/lines"
+	"github.com/aiperf-go/aiperf/internal/lines"
 )
 
 // maxLine bounds a buffered output line, so a guest printing without

@@ -6,7 +6,6 @@
 package local
 
 import (
-	"bytes"
 	"context"
 	"errors"
 	"fmt"
@@ -20,6 +19,7 @@ import (
 	"time"
 
 	"github.com/aiperf-go/aiperf/core/shardbarrier"
+	"github.com/aiperf-go/aiperf/internal/lines"
 	sdk "github.com/aiperf-go/aiperf/plugin-sdk"
 )
 
@@ -156,40 +156,31 @@ func freeLoopbackAddr() (string, error) {
 }
 
 // lastLine keeps the last non-empty line written to it: a failed shard's
-// reason. An unfinished line is kept up to maxPartial bytes (its end).
+// reason (an unfinished last line counts, up to maxPartial bytes).
 type lastLine struct {
-	mu      sync.Mutex
-	partial []byte
-	last    string
+	split lines.Splitter
+	mu    sync.Mutex
+	last  string
 }
 
 const maxPartial = 4096
 
 func (l *lastLine) Write(p []byte) (int, error) {
-	l.mu.Lock()
-	defer l.mu.Unlock()
-	l.partial = append(l.partial, p...)
-	for {
-		i := bytes.IndexByte(l.partial, '\n')
-		if i < 0 {
-			break
-		}
-		if s := strings.TrimSpace(string(l.partial[:i])); s != "" {
+	l.split.Write(p, maxPartial, func(b []byte) {
+		if s := strings.TrimSpace(string(b)); s != "" {
+			l.mu.Lock()
 			l.last = s
+			l.mu.Unlock()
 		}
-		l.partial = l.partial[i+1:]
-	}
-	if n := len(l.partial); n > maxPartial {
-		l.partial = append([]byte(nil), l.partial[n-maxPartial:]...)
-	}
+	})
 	return len(p), nil
 }
 
 func (l *lastLine) String() string {
-	l.mu.Lock()
-	defer l.mu.Unlock()
-	if s := strings.TrimSpace(string(l.partial)); s != "" {
+	if s := strings.TrimSpace(string(l.split.Pending())); s != "" {
 		return s
 	}
+	l.mu.Lock()
+	defer l.mu.Unlock()
 	return l.last
 }

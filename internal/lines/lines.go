@@ -1,6 +1,6 @@
 // Package lines splits a byte stream, written in arbitrary pieces, into
 // lines: how plugin output (gRPC processes, WASM guests) reaches the log one
-// record per line.
+// record per line, and how a local shard's stderr gives its last line.
 package lines
 
 import (
@@ -47,4 +47,11 @@ func (s *Splitter) Flush(emit func(line []byte)) {
 		emit(bytes.TrimRight(s.buf, "\r"))
 		s.buf = nil
 	}
+}
+
+// Pending is the unterminated line buffered so far (a copy; nil when none).
+func (s *Splitter) Pending() []byte {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return bytes.Clone(s.buf)
 }

@@ -15,6 +15,9 @@ func TestSplitterEmitsWholeLines(t *testing.T) {
 	if strings.Join(got, "|") != "partial|second|third" {
 		t.Errorf("lines = %q", got)
 	}
+	if p := string(s.Pending()); p != "tail" || len(got) != 3 {
+		t.Errorf("Pending = %q (emitted %q), want the unterminated line, not emitted", p, got)
+	}
 	s.Flush(emit)
 	if len(got) != 4 || got[3] != "tail" {
 		t.Errorf("Flush did not emit the pending line: %q", got)
